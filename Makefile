@@ -1,0 +1,39 @@
+# Two entry points: `make demo` and `make test`. Both set up everything
+# they need (SWI-Prolog, a virtual environment, the package) and are safe
+# to run again.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test setup swipl bench clean
+
+demo: setup
+	$(BIN)/advice demo
+
+test: setup
+	$(BIN)/python -m pytest
+
+setup: swipl $(STAMP)
+
+swipl:
+	@command -v swipl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox; \
+	  else \
+	    echo "SWI-Prolog is missing. Install it with:"; \
+	    echo "  sudo apt-get install -y swi-prolog-nox"; \
+	    exit 2; \
+	  fi; }
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+bench: setup
+	$(BIN)/python bench/search.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

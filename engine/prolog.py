@@ -1,0 +1,229 @@
+"""The one bridge to SWI-Prolog.
+
+Every other module talks to Prolog through :func:`session`, which returns
+the process-wide :class:`PrologSession`. The session:
+
+- turns ``debug_on_error`` off, so an error never drops into the debugger;
+- runs every goal under a time limit and an inference limit
+  (:meth:`PrologSession.ask`), raising :class:`SearchLimitError` when one
+  is exceeded; the session stays usable afterwards;
+- consumes or closes every query, under one lock;
+- takes results back as one string built in Prolog (callers parse it);
+- loads knowledge bases with their error and warning messages collected:
+  a syntax error raises :class:`KBLoadError` naming ``file:line``.
+
+User text never reaches Prolog unquoted: build goals with :func:`atom`,
+:func:`string` and :func:`integer`, which give Prolog literals that read
+back as exactly that datum and can run nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import itertools
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_SECONDS = 120.0
+DEFAULT_INFERENCES = 2_000_000_000
+
+
+class EngineError(Exception):
+    """Base of every error the engine reports to a user (one line)."""
+
+
+class KBLoadError(EngineError):
+    """A knowledge base could not be loaded (missing, syntax error, ...)."""
+
+    def __init__(self, message: str, messages: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.messages = messages
+
+
+class InterfaceError(EngineError):
+    """A knowledge base lacks predicates its interface requires."""
+
+    def __init__(self, path: str, missing: list[str]):
+        super().__init__(f"{path}: does not define {', '.join(missing)}")
+        self.missing = missing
+
+
+class SearchLimitError(EngineError):
+    """A goal ran past its time or inference limit."""
+
+
+class PrologGoalError(EngineError):
+    """A goal raised a Prolog error, or failed where it must succeed."""
+
+
+def atom(text: str) -> str:
+    """Return ``text`` as a quoted Prolog atom.
+
+    >>> atom("it's")
+    "'it\\\\'s'"
+    """
+    return "'" + _escape(text, "'") + "'"
+
+
+def string(text: str) -> str:
+    """Return ``text`` as a double-quoted Prolog string literal."""
+    return '"' + _escape(text, '"') + '"'
+
+
+def integer(value: int) -> str:
+    """Return an integer as Prolog text (refusing anything that is not one)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"not an integer: {value!r}")
+    return str(value)
+
+
+def _escape(text: str, quote: str) -> str:
+    out = []
+    for ch in text:
+        if ch == "\\" or ch == quote:
+            out.append("\\" + ch)
+        elif ch.isprintable() and ch not in "\n\r\t":
+            out.append(ch)
+        else:
+            out.append(f"\\x{ord(ch):x}\\")
+    return "".join(out)
+
+
+def kb_path(relative: str) -> Path:
+    """Path of a file shipped in the ``kb`` package, e.g. ``search/search.pl``."""
+    return Path(str(importlib.resources.files("kb").joinpath(relative)))
+
+
+@dataclass(frozen=True)
+class LoadedKB:
+    """A knowledge base loaded into its own context module."""
+
+    path: Path
+    module: str
+    warnings: tuple[str, ...]
+
+
+class PrologSession:
+    """One embedded SWI-Prolog, used under a lock. Get it with :func:`session`."""
+
+    def __init__(self) -> None:
+        from pyswip import Prolog  # the only import of pyswip in the project
+
+        self._prolog = Prolog()
+        self._lock = threading.RLock()
+        self._contexts = itertools.count(1)
+        self._context_of: dict[Path, str] = {}
+        self._raw("set_prolog_flag(debug_on_error, false)")
+        self._raw("set_prolog_flag(report_error, true)")
+        self._raw(f"use_module({atom(str(kb_path('bridge.pl')))})")
+
+    def _raw(self, goal: str) -> dict:
+        with self._lock:
+            answers = list(self._prolog.query(goal, maxresult=1))
+        if not answers:
+            raise PrologGoalError(f"Prolog goal failed: {goal}")
+        return answers[0]
+
+    def ask(
+        self,
+        goal: str,
+        *,
+        seconds: float = DEFAULT_SECONDS,
+        inferences: int = DEFAULT_INFERENCES,
+        what: str = "the search",
+    ) -> str:
+        """Run ``goal`` once and return the string it binds to ``Out``.
+
+        ``goal`` is Prolog text built by the caller from its own code and
+        from :func:`atom`/:func:`string`/:func:`integer` literals; it must
+        bind the variable ``Out`` to a string, atom or number. Raises
+        :class:`SearchLimitError` past either limit and
+        :class:`PrologGoalError` on an error or a failure.
+        """
+        query = (
+            f"bridge:run_limited(({goal}), {float(seconds)!r}, "
+            f"{integer(int(inferences))}, Status, Message), "
+            "( Status == true -> ( var(Out) -> Text = \"\" ; "
+            "format(string(Text), \"~w\", [Out]) ) ; Text = \"\" )"
+        )
+        answer = self._raw(query)
+        status = _text(answer["Status"])
+        if status == "true":
+            return _text(answer["Text"])
+        if status == "false":
+            raise PrologGoalError(f"{what} failed")
+        if status == "time_limit":
+            raise SearchLimitError(f"{what} ran past its time limit of {seconds:g} s")
+        if status == "inference_limit":
+            raise SearchLimitError(
+                f"{what} ran past its limit of {int(inferences):,} inferences"
+            )
+        raise PrologGoalError(f"{what}: {_text(answer['Message'])}")
+
+    def use_module(self, relative: str) -> None:
+        """Load a module shipped in ``kb`` (e.g. ``search/search.pl``)."""
+        self.load_file(kb_path(relative), context="user")
+
+    def load_file(self, path: str | Path, context: str | None = None) -> LoadedKB:
+        """Load a Prolog file into a context module and return it.
+
+        A module file's exports are imported into the context module; a
+        plain file's clauses land in it. Loading the same path again
+        reloads it into the same context. Raises :class:`KBLoadError` for
+        a missing file or one with errors (each ``file:line: message``).
+        """
+        try:
+            path = Path(path).resolve()
+            found = path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            raise KBLoadError(f"{path}: no such file")
+        with self._lock:
+            if context is None:
+                # a file keeps its context module across reloads, even failed ones
+                context = self._context_of.setdefault(path, f"kb_{next(self._contexts)}")
+            reply = self.ask(
+                f"bridge:load_kb({atom(str(path))}, {atom(context)}, Out)",
+                what=f"loading {path}",
+            )
+        messages = [(m["kind"], m["text"]) for m in json.loads(reply)]
+        errors = tuple(t for k, t in messages if k == "error")
+        if errors:
+            raise KBLoadError(errors[0], errors)
+        return LoadedKB(path, context, tuple(t for _, t in messages))
+
+    def require(self, kb: LoadedKB, indicators: list[str], label: str) -> None:
+        """Raise :class:`InterfaceError` unless ``kb`` defines every ``name/arity``."""
+        terms = ", ".join(
+            f"{atom(n)}/{integer(int(a))}" for n, a in (i.rsplit("/", 1) for i in indicators)
+        )
+        reply = self.ask(
+            f"bridge:missing_predicates({atom(kb.module)}, [{terms}], Ms), "
+            "findall(A, (member(N/Ar, Ms), format(atom(A), '~w/~w', [N, Ar])), As), "
+            "atomic_list_concat(As, ' ', Out)"
+        )
+        missing = reply.split()
+        if missing:
+            raise InterfaceError(label, missing)
+
+
+def _text(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    return str(value)
+
+
+_SESSION: PrologSession | None = None
+_SESSION_LOCK = threading.Lock()
+
+
+def session() -> PrologSession:
+    """The process-wide Prolog session (started on first use)."""
+    global _SESSION
+    with _SESSION_LOCK:
+        if _SESSION is None:
+            _SESSION = PrologSession()
+        return _SESSION

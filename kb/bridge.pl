@@ -1,0 +1,99 @@
+:- module(bridge,
+          [ run_limited/5,              % :Goal, +Seconds, +Inferences, -Status, -Message
+            load_kb/3,                  % +File, +Context, -Json
+            missing_predicates/3        % +Module, +Indicators, -Missing
+          ]).
+
+/** <module> The Prolog side of the engine's bridge
+
+Python asks every question through these predicates: goals run under a
+time and an inference limit with every error caught, and loading a file
+collects its error and warning messages instead of printing them.
+*/
+
+:- use_module(library(time)).
+:- use_module(library(http/json)).
+
+:- meta_predicate run_limited(0, +, +, -, -).
+
+%!  run_limited(:Goal, +Seconds, +Inferences, -Status, -Message) is det.
+%
+%   Runs Goal once under both limits. Status is `true`, `false`,
+%   `time_limit`, `inference_limit` or `error`; Message is a string
+%   describing the error ("" otherwise). Goal's bindings are kept when
+%   Status is `true`.
+
+run_limited(Goal, Seconds, Inferences, Status, Message) :-
+    catch(call_with_time_limit(Seconds, limited(Goal, Inferences, Status0)),
+          Error, true),
+    (   var(Error)
+    ->  Status = Status0, Message = ""
+    ;   Error == time_limit_exceeded
+    ->  Status = time_limit, Message = ""
+    ;   Status = error, error_text(Error, Message)
+    ).
+
+limited(Goal, Inferences, Status) :-
+    call_with_inference_limit(Goal, Inferences, Result),
+    !,
+    (   Result == inference_limit_exceeded
+    ->  Status = inference_limit
+    ;   Status = true
+    ).
+limited(_, _, false).
+
+error_text(Error, Text) :-
+    catch('$messages':translate_message(Error, Lines, []), _, fail),
+    !,
+    with_output_to(string(Text0),
+                   print_message_lines(current_output, '', Lines)),
+    split_string(Text0, "", "\n ", [Text]).
+error_text(Error, Text) :-
+    format(string(Text), "~q", [Error]).
+
+:- dynamic collecting/1, collected/2.
+
+:- multifile user:message_hook/3.
+
+user:message_hook(Term, Kind, Lines) :-
+    collecting(_),
+    memberchk(Kind, [error, warning]),
+    with_output_to(string(Text0),
+                   print_message_lines(current_output, '', Lines)),
+    split_string(Text0, "", "\n ", [Text1]),
+    located(Term, Text1, Text),
+    assertz(collected(Kind, Text)).
+
+% Give a message the file:line it happened at when its text lacks it.
+located(error(_, file(File, Line, _, _)), Text0, Text) :-
+    \+ sub_string(Text0, 0, _, _, File), !,
+    format(string(Text), "~w:~w: ~w", [File, Line, Text0]).
+located(_, Text, Text).
+
+%!  load_kb(+File, +Context, -Json) is det.
+%
+%   Loads File into module Context (a module file's exports are
+%   imported into Context). Json is a string holding a JSON list of
+%   `{"kind": error|warning, "text": Message}` objects, one for every
+%   error and warning printed while loading.
+
+load_kb(File, Context, Json) :-
+    setup_call_cleanup(
+        assertz(collecting(File)),
+        catch(Context:load_files(File, [if(true)]), Error,
+              ( print_message(error, Error) )),
+        retractall(collecting(_))),
+    findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages),
+    with_output_to(string(Json), json_write(current_output, Messages, [width(0)])).
+
+%!  missing_predicates(+Module, +Indicators, -Missing) is det.
+%
+%   Missing holds the Name/Arity indicators of Indicators that Module
+%   neither defines nor imports.
+
+missing_predicates(Module, Indicators, Missing) :-
+    exclude(visible(Module), Indicators, Missing).
+
+visible(Module, Name/Arity) :-
+    functor(Head, Name, Arity),
+    predicate_property(Module:Head, defined).

@@ -1,0 +1,172 @@
+:- module(search,
+          [ minimax/3,                  % :Pos, -BestSucc, -Val
+            minimax/4,                  % :Pos, -BestSucc, -Val, +MaxDepth
+            alphabeta/5,                % :Pos, +Alpha, +Beta, -GoodPos, -Val
+            alphabeta/6,                % :Pos, +Alpha, +Beta, -GoodPos, -Val, +MaxDepth
+            minimax_pv/4,               % :Pos, +MaxDepth, -Line, -Val
+            alphabeta_pv/6,             % :Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val
+            reset_visited/0,
+            visited/1                   % -Count
+          ]).
+
+/** <module> Bratko's game-tree searches, game-independent
+
+The searches work on any game module that exports Bratko's interface:
+
+    * moves(+Pos, -PosList): the positions one move away; fails or
+      gives [] when the game is over;
+    * staticval(+Pos, -Val): the value of Pos for MAX;
+    * max_to_move(+Pos), min_to_move(+Pos): whose turn it is.
+
+The position argument is module-sensitive: call `minimax(ttt:Pos, B, V)`
+from outside, or plain `minimax(Pos, B, V)` from inside the game module.
+
+Every search counts the positions it visits (the root included); read
+the count with visited/1 after reset_visited/0.
+
+Alpha-beta cuts on `Val >= Beta` (and `Val =< Alpha`), the test that
+prunes where values tie. Bratko's `goodenough/7` uses the strict tests,
+which barely prune when values are win/draw/loss.
+*/
+
+:- meta_predicate
+    minimax(:, -, -),
+    minimax(:, -, -, +),
+    alphabeta(:, +, +, -, -),
+    alphabeta(:, +, +, -, -, +),
+    minimax_pv(:, +, -, -),
+    alphabeta_pv(:, +, +, +, -, -).
+
+%!  reset_visited is det.
+%
+%   Sets the count of visited positions to 0.
+
+reset_visited :-
+    nb_setval(search_visited, 0).
+
+%!  visited(-Count) is det.
+%
+%   Count is the number of positions visited since reset_visited/0.
+
+visited(Count) :-
+    nb_getval(search_visited, Count).
+
+visit :-
+    nb_getval(search_visited, N0),
+    N is N0 + 1,
+    nb_setval(search_visited, N).
+
+%!  minimax(:Pos, -BestSucc, -Val) is semidet.
+%
+%   Val is the minimax value of Pos searched to the end of the game, and
+%   BestSucc its best successor. Fails when Pos is terminal.
+
+minimax(Game:Pos, BestSucc, Val) :-
+    minimax_pv(Game:Pos, inf, [Pos, BestSucc|_], Val).
+
+%!  minimax(:Pos, -BestSucc, -Val, +MaxDepth) is semidet.
+%
+%   As minimax/3, but positions MaxDepth moves from Pos are valued by
+%   staticval/2.
+
+minimax(Game:Pos, BestSucc, Val, MaxDepth) :-
+    minimax_pv(Game:Pos, MaxDepth, [Pos, BestSucc|_], Val).
+
+%!  minimax_pv(:Pos, +MaxDepth, -Line, -Val) is det.
+%
+%   Line is the principal variation from Pos (Pos first) and Val its
+%   minimax value. MaxDepth is an integer or `inf`.
+
+minimax_pv(Game:Pos, MaxDepth, Line, Val) :-
+    mm(Game, Pos, MaxDepth, Line, Val).
+
+mm(Game, Pos, Depth, [Pos|Line], Val) :-
+    visit,
+    (   Depth \== 0,
+        Game:moves(Pos, Succs),
+        Succs \== []
+    ->  lower(Depth, Depth1),
+        mm_best(Succs, Game, Depth1, Line, Val)
+    ;   Game:staticval(Pos, Val),
+        Line = []
+    ).
+
+mm_best([Pos], Game, Depth, Line, Val) :- !,
+    mm(Game, Pos, Depth, Line, Val).
+mm_best([Pos|Rest], Game, Depth, Line, Val) :-
+    mm(Game, Pos, Depth, Line0, Val0),
+    mm_best(Rest, Game, Depth, Line1, Val1),
+    better_of(Game, Pos, Line0, Val0, Line1, Val1, Line, Val).
+
+% better_of(+Game, +Pos, +Line0, +Val0, +Line1, +Val1, -Line, -Val)
+% Pos is the first of two siblings: MIN moves in Pos exactly when MAX
+% chose it, so MAX prefers the larger value there. Ties keep the first.
+better_of(Game, Pos, Line0, Val0, _, Val1, Line0, Val0) :-
+    (   Game:min_to_move(Pos)
+    ->  Val0 >= Val1
+    ;   Val0 =< Val1
+    ),
+    !.
+better_of(_, _, _, _, Line1, Val1, Line1, Val1).
+
+lower(inf, inf) :- !.
+lower(Depth, Depth1) :-
+    Depth1 is Depth - 1.
+
+%!  alphabeta(:Pos, +Alpha, +Beta, -GoodPos, -Val) is semidet.
+%
+%   Val is the value of Pos within the window Alpha..Beta (exact when it
+%   lies strictly inside), searched to the end of the game; GoodPos is
+%   the best successor. Fails when Pos is terminal.
+
+alphabeta(Game:Pos, Alpha, Beta, GoodPos, Val) :-
+    alphabeta_pv(Game:Pos, Alpha, Beta, inf, [Pos, GoodPos|_], Val).
+
+%!  alphabeta(:Pos, +Alpha, +Beta, -GoodPos, -Val, +MaxDepth) is semidet.
+%
+%   As alphabeta/5, with positions MaxDepth moves away valued by
+%   staticval/2.
+
+alphabeta(Game:Pos, Alpha, Beta, GoodPos, Val, MaxDepth) :-
+    alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, [Pos, GoodPos|_], Val).
+
+%!  alphabeta_pv(:Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val) is det.
+%
+%   Line is the principal variation found by alpha-beta (Pos first);
+%   MaxDepth is an integer or `inf`.
+
+alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, Line, Val) :-
+    ab(Game, Pos, Alpha, Beta, MaxDepth, Line, Val).
+
+ab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
+    visit,
+    (   Depth \== 0,
+        Game:moves(Pos, Succs),
+        Succs \== []
+    ->  lower(Depth, Depth1),
+        bounded_best(Succs, Game, Alpha, Beta, Depth1, Line, Val)
+    ;   Game:staticval(Pos, Val),
+        Line = []
+    ).
+
+bounded_best([Pos|Rest], Game, Alpha, Beta, Depth, Line, Val) :-
+    ab(Game, Pos, Alpha, Beta, Depth, Line0, Val0),
+    good_enough(Rest, Game, Alpha, Beta, Depth, Pos, Line0, Val0, Line, Val).
+
+good_enough([], _, _, _, _, _, Line, Val, Line, Val) :- !.
+good_enough(_, Game, Alpha, Beta, _, Pos, Line, Val, Line, Val) :-
+    (   Game:min_to_move(Pos)
+    ->  Val >= Beta
+    ;   Val =< Alpha
+    ),
+    !.
+good_enough(Rest, Game, Alpha, Beta, Depth, Pos, Line0, Val0, Line, Val) :-
+    new_bounds(Game, Pos, Val0, Alpha, Beta, Alpha1, Beta1),
+    bounded_best(Rest, Game, Alpha1, Beta1, Depth, Line1, Val1),
+    better_of(Game, Pos, Line0, Val0, Line1, Val1, Line, Val).
+
+new_bounds(Game, Pos, Val, Alpha, Beta, Val, Beta) :-
+    Game:min_to_move(Pos), Val > Alpha, !.
+new_bounds(Game, Pos, Val, Alpha, Beta, Alpha, Val) :-
+    Game:max_to_move(Pos), Val < Beta, !.
+new_bounds(_, _, _, Alpha, Beta, Alpha, Beta).

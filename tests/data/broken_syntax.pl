@@ -1,0 +1,3 @@
+moves(P, Ps) :- foo(P, Ps).
+
+staticval(P, V) :- V is (P + .

@@ -1,0 +1,18 @@
+% A student's game, not a module: a counter from N; each move subtracts
+% 1 or 2; whoever reaches 0 wins. Written the way a course hands it out.
+initial(c(4, max)).
+
+moves(c(N, P), Ps) :-
+    N > 0,
+    other(P, Q),
+    findall(c(M, Q), (member(D, [1, 2]), M is N - D, M >= 0), Ps).
+
+other(max, min).
+other(min, max).
+
+max_to_move(c(_, max)).
+min_to_move(c(_, min)).
+
+staticval(c(0, min), 1) :- !.    % MAX reached 0
+staticval(c(0, max), -1) :- !.
+staticval(c(_, _), 0).
