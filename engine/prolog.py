@@ -26,6 +26,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from advice.terms import quote_atom, quote_string
+
 DEFAULT_SECONDS = 120.0
 DEFAULT_INFERENCES = 2_000_000_000
 
@@ -59,17 +61,17 @@ class PrologGoalError(EngineError):
 
 
 def atom(text: str) -> str:
-    """Return ``text`` as a quoted Prolog atom.
+    """Return ``text`` as a Prolog atom (quoted where it must be).
 
     >>> atom("it's")
     "'it\\\\'s'"
     """
-    return "'" + _escape(text, "'") + "'"
+    return quote_atom(text)
 
 
 def string(text: str) -> str:
     """Return ``text`` as a double-quoted Prolog string literal."""
-    return '"' + _escape(text, '"') + '"'
+    return quote_string(text)
 
 
 def integer(value: int) -> str:
@@ -77,18 +79,6 @@ def integer(value: int) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"not an integer: {value!r}")
     return str(value)
-
-
-def _escape(text: str, quote: str) -> str:
-    out = []
-    for ch in text:
-        if ch == "\\" or ch == quote:
-            out.append("\\" + ch)
-        elif ch.isprintable() and ch not in "\n\r\t":
-            out.append(ch)
-        else:
-            out.append(f"\\x{ord(ch):x}\\")
-    return "".join(out)
 
 
 def kb_path(relative: str) -> Path:

@@ -1,7 +1,8 @@
 :- module(bridge,
           [ run_limited/5,              % :Goal, +Seconds, +Inferences, -Status, -Message
             load_kb/3,                  % +File, +Context, -Json
-            missing_predicates/3        % +Module, +Indicators, -Missing
+            missing_predicates/3,       % +Module, +Indicators, -Missing
+            module_vocabulary/2         % +File, -Json
           ]).
 
 /** <module> The Prolog side of the engine's bridge
@@ -97,3 +98,23 @@ missing_predicates(Module, Indicators, Missing) :-
 visible(Module, Name/Arity) :-
     functor(Head, Name, Arity),
     predicate_property(Module:Head, defined).
+
+%!  module_vocabulary(+File, -Json) is det.
+%
+%   Json is a string describing the module loaded from File: its name,
+%   its exported predicates (name and arity) and the names its
+%   move_constraint/1 facts give (the AL0 domain interface).
+
+module_vocabulary(File, Json) :-
+    absolute_file_name(File, Abs),
+    (   module_property(Module, file(Abs))
+    ->  module_property(Module, exports(Exports)),
+        findall(json([name=N, arity=A]), member(N/A, Exports), Preds),
+        (   memberchk(move_constraint/1, Exports)
+        ->  findall(C, Module:move_constraint(C), Constraints)
+        ;   Constraints = []
+        ),
+        Term = json([module=Module, predicates=Preds, move_constraints=Constraints])
+    ;   Term = json([module= @(null)])
+    ),
+    with_output_to(string(Json), json_write(current_output, Term, [width(0)])).

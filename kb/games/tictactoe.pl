@@ -5,7 +5,9 @@
             max_to_move/1,              % +Pos
             min_to_move/1,              % +Pos
             winner/2,                   % +Pos, -Player
-            full/1                      % +Pos
+            full/1,                     % +Pos
+            line/1,                     % +Mask
+            free_bits/2                 % +Taken, -Bits
           ]).
 
 /** <module> Tic-tac-toe for Bratko's game-tree searches
@@ -77,9 +79,16 @@ winner(ttt(_, O, _), o) :- line(O).
 full(ttt(X, O, _)) :-
     X \/ O =:= 511.
 
-% The tables below are computed when the file is compiled: line/1 holds
-% for the 9-bit masks that contain a line, free_bits/2 lists the free
-% squares' bits of a mask of taken squares, lowest first.
+%!  line(+Mask) is semidet.
+%
+%   The 9-bit Mask holds a complete line.
+
+%!  free_bits(+Taken, -Bits) is det.
+%
+%   Bits lists the bits (1 << Square-1) of the squares not in the 9-bit
+%   mask Taken, lowest first.
+
+% Both tables are computed when the file is compiled.
 term_expansion(tables, Clauses) :-
     findall(line(M), (between(0, 511, M), has_line(M)), Lines),
     findall(free_bits(M, Bits),

@@ -1,0 +1,277 @@
+:- module(al0,
+          [ table_context/3,            % +Table, +Mode, -Ctx
+            forcing_tree/4,             % +Ctx, +Advice, +Pos, -Tree
+            decide/5,                   % +Ctx, +Pos, -Rule, -Advice, -Tree
+            holds/4,                    % +GoalData, +Domain, +Pos, +Root
+            new_game/2,                 % +Pos, -State
+            us_turn/4,                  % +Ctx, +State0, -Step, -State
+            them_turn/5,                % +Ctx, +State0, +Move, +Pos1, -State
+            game_over/3,                % +Ctx, +State, -Result
+            play_game/6                 % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
+          ]).
+
+/** <module> Advice Language 0: forcing-tree search and play
+
+One library for every advice table. A table is a module made by the
+compiler (advice/compiler.py) that defines, for each piece of advice,
+better/3, holding/3, us_move/4 and them_move/4 clauses, and rule/3
+clauses in the table's order; the same module holds the table as data
+(table_rule/3, table_advice/5), which the **interpreted** mode walks at
+run time as the book does. A context `ctx(Mode, Table, Domain)` says which
+rendering to use; both must choose the same moves.
+
+Semantics (kept exact from the book):
+
+  * At a position with us to move, the first rule whose condition holds
+    is chosen; its pieces of advice are tried in order; the first that is
+    satisfiable gives a forcing tree.
+  * Advice A is satisfiable at P when its holding-goal holds at P and
+    either its better-goal holds at P, or (us to move) some move admitted
+    by the us-move-constraints leads to a position where A is
+    satisfiable, or (them to move) at least one move is admitted by the
+    them-move-constraints and A is satisfiable after every one of them.
+  * Play follows the tree until it runs out; then the table is consulted
+    again with the depth counter reset to 0.
+
+A forcing tree is `leaf`, `us(Move, Pos1, Tree)` or `them(Branches)` with
+Branches a list of `b(Move, Pos1, Tree)`. A tree that is just `leaf` at
+the root gives no move, so it does not count as a decision: the next
+piece of advice is tried.
+
+The domain module follows the interface in kb/README.md (legalmove/3,
+to_move/2, depth/2, reset_depth/2, outcome/2, move constraints, goals).
+*/
+
+:- meta_predicate play_game(+, +, 3, +, -, -).
+
+%!  table_context(+Table, +Mode, -Ctx) is det.
+%
+%   Ctx is the search context for the compiled table module Table in
+%   Mode (`compiled` or `interpreted`).
+
+table_context(Table, Mode, ctx(Mode, Table, Domain)) :-
+    must_be(oneof([compiled, interpreted]), Mode),
+    Table:domain(Domain).
+
+% ------------------------------------------------------------------
+% Table access in either mode
+
+rule_for(ctx(compiled, T, _), Pos, Rule, Advices) :-
+    T:rule(Pos, Rule, Advices), !.
+rule_for(ctx(interpreted, T, D), Pos, Rule, Advices) :-
+    T:table_rule(Rule, Cond, Advices),
+    holds(Cond, D, Pos, Pos), !.
+
+better(ctx(compiled, T, _), A, Pos, Root) :-
+    T:better(A, Pos, Root).
+better(ctx(interpreted, T, D), A, Pos, Root) :-
+    T:table_advice(A, Better, _, _, _),
+    holds(Better, D, Pos, Root).
+
+holding(ctx(compiled, T, _), A, Pos, Root) :-
+    T:holding(A, Pos, Root).
+holding(ctx(interpreted, T, D), A, Pos, Root) :-
+    T:table_advice(A, _, Holding, _, _),
+    holds(Holding, D, Pos, Root).
+
+us_move(ctx(compiled, T, _), A, Pos, Move, Pos1) :-
+    T:us_move(A, Pos, Move, Pos1).
+us_move(ctx(interpreted, T, D), A, Pos, Move, Pos1) :-
+    T:table_advice(A, _, _, Us, _),
+    admits(Us, D, Pos, Move, Pos1).
+
+them_move(ctx(compiled, T, _), A, Pos, Move, Pos1) :-
+    T:them_move(A, Pos, Move, Pos1).
+them_move(ctx(interpreted, T, D), A, Pos, Move, Pos1) :-
+    T:table_advice(A, _, _, _, Them),
+    admits(Them, D, Pos, Move, Pos1).
+
+%!  holds(+GoalData, +Domain, +Pos, +Root) is semidet.
+%
+%   The interpreted test of a goal given as data (`true`, `false`,
+%   `and(Gs)`, `or(Gs)`, `not(G)`, `pred(Name, Args)`). A predicate is
+%   called as Name(Args..., Pos) when Domain defines it, else as
+%   Name(Args..., Pos, Root): the book's run-time resolution.
+
+holds(true, _, _, _).
+holds(false, _, _, _) :- fail.
+holds(and(Goals), D, Pos, Root) :-
+    holds_all(Goals, D, Pos, Root).
+holds(or(Goals), D, Pos, Root) :-
+    member(G, Goals),
+    holds(G, D, Pos, Root), !.
+holds(not(G), D, Pos, Root) :-
+    \+ holds(G, D, Pos, Root).
+holds(pred(Name, Args), D, Pos, Root) :-
+    length(Args, K),
+    K1 is K + 1,
+    (   current_predicate(D:Name/K1)
+    ->  append(Args, [Pos], CallArgs)
+    ;   append(Args, [Pos, Root], CallArgs)
+    ),
+    Goal =.. [Name|CallArgs],
+    call(D:Goal).
+
+holds_all([], _, _, _).
+holds_all([G|Gs], D, Pos, Root) :-
+    holds(G, D, Pos, Root),
+    holds_all(Gs, D, Pos, Root).
+
+% admits(+MoveData, +Domain, +Pos, -Move, -Pos1): the book's move/4.
+admits(then(Ms), D, Pos, Move, Pos1) :-
+    member(M, Ms),
+    admits(M, D, Pos, Move, Pos1).
+admits(and(Ms), D, Pos, Move, Pos1) :-
+    admits_all(Ms, D, Pos, Move, Pos1).
+admits(depth(Op, N), D, Pos, _, _) :-
+    D:depth(Pos, Depth),
+    depth_test(Op, Depth, N).
+admits(pred(Name, Args), D, Pos, Move, Pos1) :-
+    append(Args, [Pos, Move, Pos1], CallArgs),
+    Goal =.. [Name|CallArgs],
+    call(D:Goal).
+admits(nomove, _, _, _, _) :- fail.
+
+admits_all([], _, _, _, _).
+admits_all([M|Ms], D, Pos, Move, Pos1) :-
+    admits(M, D, Pos, Move, Pos1),
+    admits_all(Ms, D, Pos, Move, Pos1).
+
+depth_test(=, X, N)   :- X =:= N.
+depth_test(<, X, N)   :- X < N.
+depth_test(=<, X, N)  :- X =< N.
+depth_test(>, X, N)   :- X > N.
+depth_test(>=, X, N)  :- X >= N.
+depth_test(\=, X, N)  :- X =\= N.
+
+% ------------------------------------------------------------------
+% Forcing trees
+
+%!  forcing_tree(+Ctx, +Advice, +Pos, -Tree) is semidet.
+%
+%   Tree is the first forcing tree (in move order) that satisfies Advice
+%   from Pos, Pos being the root. Fails when Advice is not satisfiable.
+
+forcing_tree(Ctx, Advice, Pos, Tree) :-
+    tree(Ctx, Advice, Pos, Pos, Tree).
+
+tree(Ctx, A, Pos, Root, Tree) :-
+    holding(Ctx, A, Pos, Root),
+    (   better(Ctx, A, Pos, Root)
+    ->  Tree = leaf
+    ;   Ctx = ctx(_, _, D),
+        D:to_move(Pos, us)
+    ->  us_move(Ctx, A, Pos, Move, Pos1),
+        tree(Ctx, A, Pos1, Root, Tree1),
+        !,
+        Tree = us(Move, Pos1, Tree1)
+    ;   findall(Move-Pos1, them_move(Ctx, A, Pos, Move, Pos1), Replies),
+        Replies \== [],
+        branches(Replies, Ctx, A, Root, Branches),
+        Tree = them(Branches)
+    ).
+
+branches([], _, _, _, []).
+branches([Move-Pos1|Replies], Ctx, A, Root, [b(Move, Pos1, Tree)|Branches]) :-
+    tree(Ctx, A, Pos1, Root, Tree),
+    !,
+    branches(Replies, Ctx, A, Root, Branches).
+
+%!  decide(+Ctx, +Pos, -Rule, -Advice, -Tree) is semidet.
+%
+%   Consults the table at Pos (us to move, depth 0): Rule is the first
+%   rule whose condition holds, Advice the first of its pieces of advice
+%   with a forcing tree that makes a move, Tree that tree. Fails when
+%   no rule holds or none of the chosen rule's advice is satisfiable.
+
+decide(Ctx, Pos, Rule, Advice, Tree) :-
+    rule_for(Ctx, Pos, Rule, Advices),
+    member(Advice, Advices),
+    forcing_tree(Ctx, Advice, Pos, Tree),
+    Tree \== leaf,
+    !.
+
+% ------------------------------------------------------------------
+% Play
+
+%!  new_game(+Pos, -State) is det.
+%
+%   The state of a game starting at Pos: no forcing tree yet.
+
+new_game(Pos, state(Pos, none, none, none)).
+
+%!  game_over(+Ctx, +State, -Result) is semidet.
+%
+%   The game is over in State with Result (the domain's outcome/2).
+
+game_over(ctx(_, _, D), state(Pos, _, _, _), Result) :-
+    D:outcome(Pos, Result).
+
+%!  us_turn(+Ctx, +State0, -Step, -State) is semidet.
+%
+%   Our move in State0: along the forcing tree being followed, or, when
+%   it has run out, from a fresh consultation of the table (depth reset
+%   to 0). Step is `step(Move, Pos1, Rule, Advice, Fresh)` with Fresh
+%   `true` when the table was consulted. Fails when no advice applies.
+
+us_turn(Ctx, state(Pos, Tree0, Rule0, Advice0), Step, State) :-
+    (   Tree0 = us(Move, Pos1, Tree)
+    ->  Step = step(Move, Pos1, Rule0, Advice0, false),
+        State = state(Pos1, Tree, Rule0, Advice0)
+    ;   Ctx = ctx(_, _, D),
+        D:reset_depth(Pos, Pos0),
+        decide(Ctx, Pos0, Rule, Advice, us(Move, Pos1, Tree))
+    ->  Step = step(Move, Pos1, Rule, Advice, true),
+        State = state(Pos1, Tree, Rule, Advice)
+    ).
+
+%!  them_turn(+Ctx, +State0, +Move, +Pos1, -State) is det.
+%
+%   The opponent played Move (to Pos1): follow the tree when it answers
+%   that move, else let it run out.
+
+them_turn(_, state(_, Tree0, Rule, Advice), Move, Pos1, state(Pos1, Tree, Rule, Advice)) :-
+    (   Tree0 = them(Branches),
+        memberchk(b(Move, _, Tree), Branches)
+    ->  true
+    ;   Tree = none
+    ).
+
+%!  play_game(+Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps) is det.
+%
+%   Plays the table from Pos (us to move) against Defender, called as
+%   call(Defender, Pos, Move, Pos1). Result is the domain's outcome
+%   (mate, stalemate, ...), `no_advice`, `loop` (a position recurs with
+%   the same tree to follow) or `move_limit`. Steps lists the moves:
+%   us(Move, Rule, Advice) and them(Move).
+
+play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps) :-
+    new_game(Pos, State),
+    play(Ctx, State, Defender, MaxUsMoves, [], Result, Steps).
+
+play(Ctx, State, _, _, _, Result, []) :-
+    game_over(Ctx, State, Result), !.
+play(_, _, _, 0, _, move_limit, []) :- !.
+play(Ctx, State, _, _, Seen, loop, []) :-
+    state_key(Ctx, State, Key),
+    memberchk(Key, Seen), !.
+play(Ctx, State0, Defender, Left, Seen, Result, Steps) :-
+    state_key(Ctx, State0, Key),
+    (   us_turn(Ctx, State0, step(Move, Pos1, Rule, Advice, _), State1)
+    ->  Steps = [us(Move, Rule, Advice)|Rest],
+        (   game_over(Ctx, State1, Result)
+        ->  Rest = []
+        ;   call(Defender, Pos1, Reply, Pos2),
+            Rest = [them(Reply)|Rest1],
+            them_turn(Ctx, State1, Reply, Pos2, State2),
+            Left1 is Left - 1,
+            play(Ctx, State2, Defender, Left1, [Key|Seen], Result, Rest1)
+        )
+    ;   Result = no_advice,
+        Steps = []
+    ).
+
+% A state repeats when the position (depth aside) and the tree still to
+% follow are the same.
+state_key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
+    D:reset_depth(Pos, Pos0).
