@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Callable, Sequence
 
+from advice.errors import AdviceError
 from engine.games import GAMES, BadInput
 from engine.prolog import EngineError
 
@@ -59,6 +60,8 @@ def cmd_search(args) -> None:
 
 
 def cmd_play(args) -> None:
+    if args.game.endswith(".adv"):
+        return cmd_play_table(args)
     from engine.play import play_game
     from engine.search import resolve_game
 
@@ -70,13 +73,156 @@ def cmd_play(args) -> None:
         _print_json({"game": game.name, "moves": record.moves, "result": record.result})
 
 
-def cmd_demo(args) -> None:
-    from engine.play import play_game
-    from engine.search import resolve_game
+def _position_arg(args) -> str | None:
+    if getattr(args, "fen", None) and getattr(args, "position", None):
+        raise BadInput("give --fen or --position, not both")
+    return getattr(args, "fen", None) or getattr(args, "position", None)
 
-    print("Tic-tac-toe, the machine against itself (alpha-beta, full depth):\n")
-    record = play_game(resolve_game("tictactoe"), human_is_max=None, algo="alphabeta")
-    print(f"\nMoves: {', '.join(record.moves)}")
+
+def _player(args):
+    from engine.advice_play import AdvicePlayer
+    from engine.tables import load_table
+
+    table = load_table(args.table if hasattr(args, "table") else args.game)
+    if not args.json:
+        for warning in table.warnings:
+            print(warning.render(table.table.source), file=sys.stderr)
+    return AdvicePlayer(table, args.mode)
+
+
+def cmd_play_table(args) -> None:
+    from engine.render import game_moves_text
+
+    player = _player(args)
+    people = not args.json and args.defender != "human"
+    record = player.play(_position_arg(args), args.defender, seed=args.seed,
+                         move_limit=args.max_moves,
+                         say=(lambda _: None) if args.json else print)
+    domain = player.domain
+    optimal = None
+    if player.table.domain == "krk":
+        from engine.tablebase import optimal_moves
+
+        optimal = optimal_moves(domain.start.term())
+    if args.svg:
+        from engine.chess_io import write_svgs
+
+        if player.table.domain != "krk":
+            raise BadInput("--svg draws chess boards: it needs a chess table")
+        write_svgs(domain.start, record.move_texts, args.svg)
+    if args.json:
+        _print_json({"table": player.table.table.name, "result": record.result,
+                     "moves": record.moves, "us_moves": record.us_moves,
+                     "optimal": optimal,
+                     "reasons": [{"rule": r[0], "advice": r[1]} if r else None
+                                 for r in record.reasons]})
+        return
+    if people:
+        print(domain.drawing([]))
+        for i, (move, side, reason) in enumerate(zip(record.moves, record.sides,
+                                                     record.reasons)):
+            who = f"[{reason[0]} / {reason[1]}]" if side == "us" else "(defender)"
+            print(f"\n{(i // 2) + 1}.{'' if side == 'us' else '..'} {move}  {who}")
+            print(domain.drawing(record.move_texts[:i + 1]))
+        print()
+        print(game_moves_text(record))
+    compare = f" (optimal: {optimal})" if optimal is not None else ""
+    print(f"\nresult: {record.result.replace('_', ' ')} after {record.us_moves} "
+          f"moves of the table{compare}")
+    if args.svg:
+        print(f"boards written to {args.svg}/")
+
+
+def cmd_check(args) -> None:
+    from engine.tables import load_table
+
+    table = load_table(args.table)
+    if args.json:
+        _print_json({"table": table.table.name, "file": args.table, "ok": True,
+                     "warnings": [{"message": w.message, "line": w.span.line,
+                                   "column": w.span.column} for w in table.warnings]})
+        return
+    for warning in table.warnings:
+        print(warning.render(table.table.source))
+    print(f"{args.table}: table {table.table.name} is correct "
+          f"({len(table.table.rules)} rules, {len(table.table.advices)} pieces of advice, "
+          f"{len(table.warnings)} warnings)")
+
+
+def cmd_compile(args) -> None:
+    from engine.tables import load_table
+
+    table = load_table(args.table)
+    if args.json:
+        _print_json({"table": table.table.name, "module": table.module,
+                     "domain": table.domain, "source": table.compiled.source()})
+        return
+    print(table.compiled.source(), end="")
+
+
+def cmd_explain(args) -> None:
+    from engine.render import explanation_text
+
+    player = _player(args)
+    explanation = player.explain(_position_arg(args))
+    if args.dot or args.svg:
+        from engine.dot import write_tree_pictures
+
+        written = write_tree_pictures(explanation, args.dot, args.svg)
+        if not args.json:
+            for path in written:
+                print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        _print_json(explanation.as_dict())
+        return
+    print(explanation_text(explanation))
+
+
+def cmd_solve(args) -> None:
+    from engine.tablebase import solve
+
+    answer = solve(args.fen)
+    if args.json:
+        _print_json({"fen": args.fen, **answer})
+        return
+    if answer["dtm"] is None:
+        print(f"draw: {answer['result'].replace('_', ' ')}")
+    else:
+        print(f"mate in {answer['dtm']}")
+    print(" ".join(answer["moves"]))
+
+
+def cmd_tablebase(args) -> None:
+    if args.endgame != "krk":
+        raise BadInput(f"no tablebase for {args.endgame!r}: the endgames are krk")
+    from engine.tablebase import ensure_krk_tablebase, krk_statistics
+
+    if args.rebuild:
+        ensure_krk_tablebase(rebuild=True)
+    stats = krk_statistics()
+    if args.json:
+        _print_json(stats)
+        return
+    print(f"KRK tablebase ({stats['source']}, {stats['seconds']:.2f} s)")
+    print(f"  White to move: {stats['wtm_positions']:,} positions, longest mate "
+          f"{stats['max_dtm']} moves")
+    print(f"  Black to move: {stats['btm_positions']:,} positions")
+    print("  Black to move, one per symmetry class (as krkopt.data):")
+    keys = [str(k) for k in range(17)] + ["draw"]
+    print("    " + " ".join(f"{k:>5}" for k in keys))
+    print("    " + " ".join(f"{stats['btm_canonical'].get(k, 0):>5}" for k in keys))
+
+
+def cmd_demo(args) -> None:
+    from engine.chess_io import DEFAULT_FEN
+    from engine.prolog import kb_path
+
+    print("Bratko's King-and-Rook-versus-King advice table (kb/chess/krk.adv) plays White")
+    print(f"from {DEFAULT_FEN} against a perfect defender (our own tablebase).\n")
+    cmd_play_table(argparse.Namespace(
+        game=str(kb_path("chess/krk.adv")), fen=DEFAULT_FEN, position=None,
+        defender="perfect", seed=0, max_moves=100, svg=None, mode="compiled",
+        json=args.json))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,14 +249,49 @@ def build_parser() -> argparse.ArgumentParser:
                    "max_to_move/1, min_to_move/1)")
     _search_options(p)
 
-    p = add("play", cmd_play, "play a game against the machine in the terminal")
-    p.add_argument("game", help="a game from `advice games`")
+    p = add("play", cmd_play, "play a game against the machine, or an advice table "
+            "against a defender")
+    p.add_argument("game", help="a game from `advice games`, or a table FILE.adv")
     p.add_argument("--first", choices=["human", "machine"], default="human",
-                   help="who moves first (default: human)")
+                   help="games: who moves first (default: human)")
     _search_options(p)
+    p.add_argument("--fen", help="tables: the chess position to start from")
+    p.add_argument("--defender", choices=["perfect", "random", "human"], default="perfect",
+                   help="tables: who answers the table's moves (default: perfect)")
+    p.add_argument("--seed", type=int, default=0, help="the random defender's seed")
+    p.add_argument("--max-moves", type=int, default=100,
+                   help="tables: stop after this many moves of the table")
+    p.add_argument("--svg", metavar="DIR", help="tables: write one board picture per move")
+    _mode_option(p)
+
+    p = add("check", cmd_check, "check an advice table against its knowledge base")
+    p.add_argument("table", help="the table, FILE.adv")
+
+    p = add("compile", cmd_compile, "print the Prolog a table compiles to")
+    p.add_argument("table", help="the table, FILE.adv")
+
+    p = add("explain", cmd_explain, "show which rule and advice a table chooses, and why")
+    p.add_argument("table", help="the table, FILE.adv")
+    p.add_argument("--position", help="the position (default: the domain's start)")
+    p.add_argument("--fen", help="the chess position")
+    p.add_argument("--dot", metavar="FILE", help="write the forcing tree as Graphviz DOT")
+    p.add_argument("--svg", metavar="FILE", help="draw the forcing tree as SVG (needs dot)")
+    _mode_option(p)
+
+    p = add("solve", cmd_solve, "the optimal line of a KRK position, from the tablebase")
+    p.add_argument("--fen", required=True, help="the position")
+
+    p = add("tablebase", cmd_tablebase, "build (once) and describe an endgame tablebase")
+    p.add_argument("endgame", help="krk")
+    p.add_argument("--rebuild", action="store_true", help="compute it again")
 
     add("demo", cmd_demo, "the demonstration `make demo` runs")
     return parser
+
+
+def _mode_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mode", choices=["compiled", "interpreted"], default="compiled",
+                   help="run the compiled table (default) or walk it as data")
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
@@ -124,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
-    except (EngineError, _advice_error()) as error:
+    except (EngineError, AdviceError) as error:
         print(f"advice: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Failure as failure:
@@ -134,14 +315,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("advice: interrupted", file=sys.stderr)
         return 130
     return 0
-
-
-def _advice_error() -> type[Exception]:
-    try:
-        from advice.errors import AdviceError
-    except ImportError:  # the language package is optional for the game commands
-        return EngineError
-    return AdviceError
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 :- module(tictactoe_al0,
           [ initial/1,                  % -Pos
+            start/2,                    % ?Seat, -Pos
             legalmove/3,                % +Pos, ?Move, -Pos1
             to_move/2,                  % +Pos, -Side
             depth/2,                    % +Pos, -Depth
@@ -39,6 +40,17 @@ complete a line of two marks.
 %   The empty board, us to move, depth 0.
 
 initial(t(0, 0, us, 0)).
+
+%!  start(?Seat, -Pos) is nondet.
+%
+%   The positions where we first move: from the `first` seat the empty
+%   board; from the `second`, the board after each first move of theirs.
+
+start(first, Pos) :-
+    initial(Pos).
+start(second, t(0, T, us, 0)) :-
+    between(0, 8, I),
+    T is 1 << I.
 
 %!  to_move(+Pos, -Side) is det.
 %

@@ -9,7 +9,7 @@ Positions travel as text and are read here with term_string/2 (reading
 runs nothing); positions go back written with ~q.
 */
 
-:- use_module(library(http/json)).
+:- use_module('../job_io').
 :- use_module(search).
 
 %!  search_job(+Game, +PosText, +Algo, +MaxDepth, -Json) is det.
@@ -48,13 +48,5 @@ position_job(Game, PosText, Json) :-
     Game:staticval(Pos, Val),
     json_string(json([successors=Texts, max_to_move=Max, value=Val]), Json).
 
-read_position(Text, Pos) :-
-    catch(term_string(Pos, Text), error(syntax_error(What), _),
-          domain_error(position_syntax, What)),
-    (   ground(Pos) -> true ; domain_error(ground_position, Text) ).
-
 show(Pos, Text) :-
     format(string(Text), "~q", [Pos]).
-
-json_string(Term, Json) :-
-    with_output_to(string(Json), json_write(current_output, Term, [width(0)])).

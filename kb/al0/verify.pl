@@ -1,0 +1,202 @@
+:- module(al0_verify,
+          [ verify_games/8,             % +Ctx, +Starts, :Defender, :Optimal, +Ok, +MaxUs, +Progress, -Json
+            verify_all/6                % +Ctx, +Starts, +Ok, +MaxUs, +Progress, -Json
+          ]).
+
+/** <module> Prove or refute an advice table over a whole set of positions
+
+Both jobs run every game inside Prolog and give back one JSON string of
+sums that the engine merges across worker processes.
+
+  * verify_games/8 plays one game from every start against one defender.
+  * verify_all/6 plays against every defence at once: a state is a
+    position (depth aside) with the forcing tree still being followed; a
+    state that recurs on the way is a loop; the value of a state is the
+    worst case over the opponent's replies, memoised across starts.
+
+Progress is written to the file Progress (`Done Total` on one line) as
+the job goes, unless Progress is `none`.
+*/
+
+:- use_module(al0).
+:- use_module('../job_io').
+
+:- meta_predicate
+    verify_games(+, 1, 3, 2, +, +, +, -),
+    verify_all(+, 1, +, +, +, -).
+
+:- dynamic memo/3.
+
+%!  verify_games(+Ctx, :Starts, :Defender, :Optimal, +Ok, +MaxUs, +Progress, -Json) is det.
+%
+%   Plays the table from every Pos with call(Starts, Pos) against
+%   Defender (call(Defender, Pos, Move, Pos1)). Optimal gives our
+%   optimal move count from a start (call(Optimal, Pos, N)), or fails.
+%   Ok lists the results that count as success. Json holds positions,
+%   by_result, successes, sum_moves, sum_optimal, sum_ratio, max_moves,
+%   histogram (moves -> games) and counterexamples (start and game line
+%   of every failure).
+
+verify_games(Ctx, Starts, Defender, Optimal, Ok, MaxUs, Progress, Json) :-
+    findall(P, call(Starts, P), Positions),
+    length(Positions, Total),
+    foldl(verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Progress, Total),
+          Positions, acc(0, [], 0, 0, 0, 0.0, 0, [], []), Acc),
+    Acc = acc(N, ByResult, Successes, SumMoves, SumOpt, SumRatio, Max, Hist, Fails),
+    progress(Progress, N, Total),
+    pairs_json(ByResult, ByResultJson),
+    pairs_json(Hist, HistJson),
+    reverse(Fails, FailsInOrder),
+    json_string(json([positions=N, by_result=ByResultJson, successes=Successes,
+                      sum_moves=SumMoves, sum_optimal=SumOpt, sum_ratio=SumRatio,
+                      max_moves=Max, histogram=HistJson,
+                      counterexamples=FailsInOrder]), Json).
+
+verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Progress, Total, Pos, Acc0, Acc) :-
+    Acc0 = acc(N0, By0, S0, M0, O0, R0, Max0, H0, F0),
+    play_game(Ctx, Pos, Defender, MaxUs, Result, Steps),
+    include([S]>>(S = us(_, _, _)), Steps, UsSteps),
+    length(UsSteps, Moves),
+    N is N0 + 1,
+    bump(Result, By0, By),
+    (   memberchk(Result, Ok)
+    ->  S is S0 + 1,
+        M is M0 + Moves,
+        Max is max(Max0, Moves),
+        bump(Moves, H0, H),
+        (   call(Optimal, Pos, Opt), Opt > 0
+        ->  O is O0 + Opt, R is R0 + Moves / Opt
+        ;   O = O0, R = R0
+        ),
+        F = F0
+    ;   S = S0, M = M0, O = O0, R = R0, Max = Max0, H = H0,
+        game_line(Ctx, Pos, Steps, Line),
+        format(string(PosText), "~q", [Pos]),
+        F = [json([position=PosText, result=Result, line=Line])|F0]
+    ),
+    Acc = acc(N, By, S, M, O, R, Max, H, F),
+    (   N mod 200 =:= 0 -> progress(Progress, N, Total) ; true ).
+
+game_line(ctx(_, _, D), Pos, Steps, Texts) :-
+    foldl([Step, P0-T0, P1-[Text|T0]]>>(
+              ( Step = us(Move, _, _) ; Step = them(Move) ),
+              D:move_text(P0, Move, Text),
+              once(D:legalmove(P0, Move, P1))),
+          Steps, Pos-[], _-Rev),
+    reverse(Rev, Texts).
+
+%!  verify_all(+Ctx, :Starts, +Ok, +MaxUs, +Progress, -Json) is det.
+%
+%   The worst case over every defence from every start. Json holds
+%   positions, by_result (the worst outcome from each start), max_moves
+%   (the most of our moves any defence can force before success), sum_worst
+%   (the sum of the worst cases of the successful starts), states (the
+%   states valued) and refutations: for each failing start its outcome
+%   and a shortest line to it.
+
+verify_all(Ctx, Starts, Ok, MaxUs, Progress, Json) :-
+    retractall(memo(_, _, _)),
+    findall(P, call(Starts, P), Positions),
+    length(Positions, Total),
+    foldl(verify_all_one(Ctx, Ok, MaxUs, Progress, Total), Positions,
+          all(0, [], 0, 0, 0, []), all(N, By, Successes, Max, Sum, Refs)),
+    progress(Progress, N, Total),
+    aggregate_all(count, memo(_, _, _), States),
+    retractall(memo(_, _, _)),
+    pairs_json(By, ByJson),
+    reverse(Refs, RefsInOrder),
+    json_string(json([positions=N, by_result=ByJson, successes=Successes,
+                      max_moves=Max, sum_worst=Sum, states=States,
+                      refutations=RefsInOrder]), Json).
+
+verify_all_one(Ctx, Ok, MaxUs, Progress, Total, Pos, all(N0, By0, S0, Max0, Sum0, R0),
+               all(N, By, S, Max, Sum, R)) :-
+    new_game(Pos, State),
+    worst(Ctx, State, Ok, MaxUs, [], Value),
+    N is N0 + 1,
+    (   Value = ok(Moves)
+    ->  bump(success, By0, By), S is S0 + 1,
+        Max is max(Max0, Moves), Sum is Sum0 + Moves, R = R0
+    ;   Value = fail(Result, Line),
+        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0,
+        line_texts(Ctx, Pos, Line, Texts),
+        format(string(PosText), "~q", [Pos]),
+        R = [json([position=PosText, result=Result, line=Texts])|R0]
+    ),
+    (   N mod 100 =:= 0 -> progress(Progress, N, Total) ; true ).
+
+% worst(+Ctx, +State, +Ok, +Left, +Path, -Value): Value is ok(Moves), the
+% most moves of ours any defence can force before a success, or
+% fail(Result, Line), a shortest line (moves, ours first) to a failure.
+worst(Ctx, State, Ok, _, _, Value) :-
+    game_over(Ctx, State, Result), !,
+    (   memberchk(Result, Ok) -> Value = ok(0) ; Value = fail(Result, []) ).
+worst(_, _, _, 0, _, fail(move_limit, [])) :- !.
+worst(Ctx, State, _, _, Path, fail(loop, [])) :-
+    key(Ctx, State, Key),
+    memberchk(Key, Path), !.
+worst(Ctx, State, _, _, _, Value) :-
+    key(Ctx, State, Key),
+    term_hash(Key, Hash),
+    memo(Hash, Key, Value), !.
+worst(Ctx, State, Ok, Left, Path, Value) :-
+    key(Ctx, State, Key),
+    (   us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)
+    ->  (   game_over(Ctx, State1, Result)
+        ->  (   memberchk(Result, Ok) -> Value = ok(1) ; Value = fail(Result, [Move]) )
+        ;   Ctx = ctx(_, _, D),
+            findall(Reply-Pos2, D:legalmove(Pos1, Reply, Pos2), Replies),
+            Left1 is Left - 1,
+            foldl(reply_value(Ctx, State1, Ok, Left1, [Key|Path]), Replies, ok(0), Worst),
+            (   Worst = ok(M) -> Value = ok(M1), M1 is M + 1
+            ;   Worst = fail(R, Line) -> Value = fail(R, [Move|Line])
+            )
+        )
+    ;   Value = fail(no_advice, [])
+    ),
+    (   Value = fail(loop, _) -> true          % depends on the path: not memoised
+    ;   term_hash(Key, Hash), assertz(memo(Hash, Key, Value))
+    ).
+
+reply_value(Ctx, State1, Ok, Left, Path, Reply-Pos2, Acc, Worse) :-
+    them_turn(Ctx, State1, Reply, Pos2, State2),
+    worst(Ctx, State2, Ok, Left, Path, V0),
+    (   V0 = fail(R, Line) -> V = fail(R, [Reply|Line]) ; V = V0 ),
+    worse(Acc, V, Worse).
+
+% The worse of two values: any failure beats success, a shorter failure
+% line beats a longer one, more moves beat fewer.
+worse(ok(A), ok(B), ok(C)) :- !, C is max(A, B).
+worse(ok(_), F, F) :- !.
+worse(F, ok(_), F) :- !.
+worse(fail(R1, L1), fail(R2, L2), F) :-
+    length(L1, N1), length(L2, N2),
+    (   N2 < N1 -> F = fail(R2, L2) ; F = fail(R1, L1) ).
+
+key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
+    D:reset_depth(Pos, Pos0).
+
+line_texts(ctx(_, _, D), Pos, Moves, Texts) :-
+    foldl([Move, P0-T0, P1-[Text|T0]]>>(
+              D:move_text(P0, Move, Text),
+              once(D:legalmove(P0, Move, P1))),
+          Moves, Pos-[], _-Rev),
+    reverse(Rev, Texts).
+
+% ------------------------------------------------------------------
+
+bump(Key, Pairs0, Pairs) :-
+    (   selectchk(Key-N0, Pairs0, Rest)
+    ->  N is N0 + 1, Pairs = [Key-N|Rest]
+    ;   Pairs = [Key-1|Pairs0]
+    ).
+
+pairs_json(Pairs, json(Fields)) :-
+    msort(Pairs, Sorted),
+    findall(K=V, ( member(K0-V, Sorted), format(atom(K), "~w", [K0]) ), Fields).
+
+progress(none, _, _) :- !.
+progress(File, Done, Total) :-
+    setup_call_cleanup(open(File, write, Out),
+                       format(Out, "~d ~d~n", [Done, Total]),
+                       close(Out)).
