@@ -105,13 +105,13 @@ class AdvicePlayer:
 
     def _defender_closure(self, defender: str) -> str:
         if defender == "perfect":
-            if self.table.domain != "krk":
-                raise BadInput("the perfect defender needs the KRK tablebase: it plays "
-                               f"chess/krk tables, not {self.table.domain}")
+            if self.domain.perfect_defender is None:
+                raise BadInput("the perfect defender needs a tablebase: there is one for "
+                               f"chess/krk tables, none for {self.table.domain}")
             from engine.tablebase import ensure_krk_tablebase
 
             ensure_krk_tablebase()
-            return "krk_tablebase:perfect_reply"
+            return self.domain.perfect_defender
         return f"al0_jobs:random_reply({atom(self.table.domain)})"
 
     def _play_with_person(self, pos, ask, say, move_limit) -> GameRecord:

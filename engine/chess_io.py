@@ -12,6 +12,7 @@ knowledge base, and every move is mirrored back for people.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +109,22 @@ def read_fen(fen: str, *, white_to_move: bool | None = None) -> KRKPosition:
     return position
 
 
+_TERM = re.compile(r"krk\((w|b),(\d+),(\d+),(\d+),\d+\)")
+
+
+def board_of_term(term: str) -> chess.Board:
+    """The board of a ``krk(Side, WK, WR, BK, Depth)`` term with the rook on it."""
+    m = _TERM.fullmatch(term.replace(" ", ""))
+    if not m:
+        raise ValueError(f"not a KRK position term: {term!r}")
+    board = chess.Board(None)
+    board.set_piece_map({int(m[2]): chess.Piece(chess.KING, chess.WHITE),
+                         int(m[3]): chess.Piece(chess.ROOK, chess.WHITE),
+                         int(m[4]): chess.Piece(chess.KING, chess.BLACK)})
+    board.turn = chess.WHITE if m[1] == "w" else chess.BLACK
+    return board
+
+
 def _status_words(status: chess.Status) -> str:
     words = [flag.name.lower().replace("_", " ") for flag in chess.Status
              if flag and flag in status and flag.name]
@@ -134,6 +151,10 @@ class KRKDomain(Domain):
     """King and rook against king: positions given as FEN."""
 
     success = ("mate",)
+    starts = {"canonical": "krk_tablebase:start_position(canonical)",
+              "all": "krk_tablebase:start_position(all)"}
+    optimal = "krk_tablebase:dtm"
+    perfect_defender = "krk_tablebase:perfect_reply"
 
     def __init__(self, module: str = "krk"):
         super().__init__(module)
@@ -171,6 +192,11 @@ class KRKDomain(Domain):
 
     def tree_for_people(self, tree: dict) -> dict:
         return _san_tree(self.start, self.start.board.copy(), tree)
+
+    def failure_for_people(self, term: str, ucis: list[str]) -> dict:
+        """A verifier's failing start (a krk/5 term) as FEN, its line in SAN."""
+        position = KRKPosition(board_of_term(term), mirrored=False)
+        return {"fen": position.board.fen(), "line": position.san_line(ucis)}
 
 
 def _san_tree(position: KRKPosition, board: chess.Board, node: dict) -> dict:

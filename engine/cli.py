@@ -213,6 +213,56 @@ def cmd_tablebase(args) -> None:
     print("    " + " ".join(f"{stats['btm_canonical'].get(k, 0):>5}" for k in keys))
 
 
+def cmd_verify(args) -> None:
+    from engine.verify import Interrupted, VerifyJob, verify
+
+    job = VerifyJob(args.table, args.defender, args.positions, args.sample, args.seed,
+                    args.mode, args.max_moves)
+    try:
+        with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
+            report = verify(job, args.workers, progress)
+    except Interrupted as stop:
+        print("advice: interrupted; the positions verified so far:", file=sys.stderr)
+        _print_verify(stop.report, args.json)
+        raise SystemExit(130) from None
+    _print_verify(report, args.json)
+    if report["failures"]:
+        raise Failure(f"the table fails from {report['failures']:,} of "
+                      f"{report['positions']:,} positions")
+
+
+def _print_verify(report: dict, as_json: bool) -> None:
+    if as_json:
+        _print_json(report)
+        return
+    from engine.render import verify_text
+
+    print(verify_text(report))
+
+
+class _progress_bar:
+    """A rich progress bar on stderr while a long job runs (a no-op when disabled)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress("verifying", BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), transient=True)
+        self.bar.start()
+        self.task = self.bar.add_task("verify", total=None)
+        return lambda done, total: self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self.bar.stop()
+        return False
+
+
 def cmd_demo(args) -> None:
     from engine.chess_io import DEFAULT_FEN
     from engine.prolog import kb_path
@@ -276,6 +326,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fen", help="the chess position")
     p.add_argument("--dot", metavar="FILE", help="write the forcing tree as Graphviz DOT")
     p.add_argument("--svg", metavar="FILE", help="draw the forcing tree as SVG (needs dot)")
+    _mode_option(p)
+
+    p = add("verify", cmd_verify, "play a table from every start position and report "
+            "how, and how well, it wins")
+    p.add_argument("table", help="the table, FILE.adv")
+    p.add_argument("--defender", choices=["perfect", "all", "random"], default="perfect",
+                   help="perfect: the tablebase's longest resistance; all: every defence "
+                   "(the worst case); random: seeded random replies")
+    p.add_argument("--positions", help="which start positions (krk: canonical, the "
+                   "default, or all; tic-tac-toe: both-seats, first-seat, second-seat)")
+    p.add_argument("--sample", type=int, metavar="N", help="verify N positions drawn at random")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample and of --defender random")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--max-moves", type=int, default=100,
+                   help="a game longer than this many moves of the table fails")
     _mode_option(p)
 
     p = add("solve", cmd_solve, "the optimal line of a KRK position, from the tablebase")

@@ -22,6 +22,13 @@ class Domain:
 
     #: results of a finished game that count as success for verification
     success: tuple[str, ...] = ()
+    #: verification's start positions: the Prolog closure of a generator,
+    #: per named set (None: this domain cannot be verified)
+    starts: dict[str, str] | None = None
+    #: the Prolog closure giving our optimal move count from a start
+    optimal: str = "al0_verify:no_optimal"
+    #: the Prolog closure of the perfect defender (None: there is none)
+    perfect_defender: str | None = None
 
     def __init__(self, module: str):
         self.module = module
@@ -67,6 +74,8 @@ class TicTacToeDomain(Domain):
     """
 
     success = ("won", "draw")
+    starts = {"both-seats": "tictactoe_al0:start(_)", "first-seat": "tictactoe_al0:start(first)",
+              "second-seat": "tictactoe_al0:start(second)"}
 
     def __init__(self, module: str = "tictactoe_al0"):
         super().__init__(module)

@@ -64,3 +64,38 @@ def game_moves_text(record: GameRecord) -> str:
         else:
             out.append(f"     ... {move}")
     return "\n".join(out)
+
+
+def verify_text(r: dict) -> str:
+    """The verify command's report."""
+    of_population = "" if r["complete"] else f" of {r['population']:,}"
+    against = "every defence" if r["defender"] == "all" else f"the {r['defender']} defender"
+    out = [f"{r['table']}: {r['positions']:,} positions{of_population} against {against} "
+           f"({r['mode']}, {r['seconds']:.1f} s)"]
+    out.append("  results: " + ", ".join(f"{k.replace('_', ' ')} {v:,}"
+                                         for k, v in r["by_result"].items()))
+    if r["defender"] == "all":
+        if r["failures"] == 0:
+            out.append(f"  proved: the table succeeds from every position; worst case "
+                       f"{r['max_moves']} moves (mean of the worst cases "
+                       f"{r['mean_moves']:.2f}), {r['states']:,} states")
+        else:
+            ref = r["shortest_refutation"]
+            out.append(f"  refuted: {r['failures']:,} positions fail; shortest refutation "
+                       f"({ref['result'].replace('_', ' ')}):")
+            out.append(f"    {ref.get('fen', ref['position'])}: {' '.join(ref['line'])}")
+        return "\n".join(out)
+    if r["mean_moves"] is not None:
+        line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"
+        if r.get("mean_optimal") is not None:
+            line += (f"; optimal mean {r['mean_optimal']:.2f}; mean ratio to optimal "
+                     f"{r['mean_ratio']:.3f}")
+        out.append(line)
+        hist = r["histogram"]
+        out.append("  histogram (moves: games): " + ", ".join(f"{k}: {v}" for k, v in hist.items()))
+    for c in r["counterexamples"][:20]:
+        out.append(f"  {c['result'].replace('_', ' ')}: {c.get('fen', c['position'])}  "
+                   f"{' '.join(c['line'])}")
+    if len(r["counterexamples"]) > 20:
+        out.append(f"  ... {len(r['counterexamples']) - 20} more (--json lists them)")
+    return "\n".join(out)

@@ -1,12 +1,17 @@
 :- module(al0_verify,
-          [ verify_games/8,             % +Ctx, +Starts, :Defender, :Optimal, +Ok, +MaxUs, +Progress, -Json
-            verify_all/6                % +Ctx, +Starts, +Ok, +MaxUs, +Progress, -Json
+          [ prepare_starts/3,           % :Generator, +Sample, -Count
+            verify_games/8,             % +Ctx, +From, +To, :Defender, :Optimal, +Ok, +MaxUs, -Json
+            verify_all/6,               % +Ctx, +From, +To, +Ok, +MaxUs, -Json
+            forget_states/0,
+            no_optimal/2                % +Pos, -N
           ]).
 
 /** <module> Prove or refute an advice table over a whole set of positions
 
-Both jobs run every game inside Prolog and give back one JSON string of
-sums that the engine merges across worker processes.
+prepare_starts/3 fixes the start positions (all, or a seeded sample);
+the jobs then take a slice of them, From (inclusive) to To (exclusive),
+run every game inside Prolog and give back one JSON string of sums that
+the engine merges across slices and worker processes.
 
   * verify_games/8 plays one game from every start against one defender.
   * verify_all/6 plays against every defence at once: a state is a
@@ -14,22 +19,58 @@ sums that the engine merges across worker processes.
     state that recurs on the way is a loop; the value of a state is the
     worst case over the opponent's replies, memoised across starts.
 
-Progress is written to the file Progress (`Done Total` on one line) as
-the job goes, unless Progress is `none`.
 */
 
 :- use_module(al0).
 :- use_module('../job_io').
 
 :- meta_predicate
-    verify_games(+, 1, 3, 2, +, +, +, -),
-    verify_all(+, 1, +, +, +, -).
+    prepare_starts(1, +, -),
+    verify_games(+, +, +, 3, 2, +, +, -).
 
 :- dynamic memo/3.
 
-%!  verify_games(+Ctx, :Starts, :Defender, :Optimal, +Ok, +MaxUs, +Progress, -Json) is det.
+%!  prepare_starts(:Generator, +Sample, -Count) is det.
 %
-%   Plays the table from every Pos with call(Starts, Pos) against
+%   The start positions are every Pos of call(Generator, Pos), in order,
+%   or, when Sample is sample(N, Seed), N of them drawn at random with
+%   that seed (in the generator's order). Count is how many there are.
+%   Raises a domain error when N exceeds the population.
+
+prepare_starts(Generator, Sample, Count) :-
+    findall(P, call(Generator, P), All),
+    (   Sample = sample(N, Seed)
+    ->  length(All, Population),
+        (   N =< Population -> true
+        ;   domain_error(sample_within(Population), N)
+        ),
+        set_random(seed(Seed)),
+        numlist(1, Population, Indexes),
+        random_permutation(Indexes, Shuffled),
+        length(Picked, N), append(Picked, _, Shuffled),
+        msort(Picked, Ordered),
+        maplist([I, P]>>nth1(I, All, P), Ordered, Starts)
+    ;   Starts = All
+    ),
+    length(Starts, Count),
+    compound_name_arguments(Array, starts, Starts),
+    nb_setval(al0_starts, Array).
+
+slice(From, To, Positions) :-
+    nb_getval(al0_starts, Array),
+    compound_name_arity(Array, _, Count),
+    Last is min(To, Count),
+    findall(P, ( between(From, Last, I), I > From, arg(I, Array, P) ), Positions).
+
+%!  no_optimal(+Pos, -N) is failure.
+%
+%   For domains without a tablebase: no optimal count is known.
+
+no_optimal(_, _) :- fail.
+
+%!  verify_games(+Ctx, +From, +To, :Defender, :Optimal, +Ok, +MaxUs, -Json) is det.
+%
+%   Plays the table from every start in the slice From..To against
 %   Defender (call(Defender, Pos, Move, Pos1)). Optimal gives our
 %   optimal move count from a start (call(Optimal, Pos, N)), or fails.
 %   Ok lists the results that count as success. Json holds positions,
@@ -37,13 +78,11 @@ the job goes, unless Progress is `none`.
 %   histogram (moves -> games) and counterexamples (start and game line
 %   of every failure).
 
-verify_games(Ctx, Starts, Defender, Optimal, Ok, MaxUs, Progress, Json) :-
-    findall(P, call(Starts, P), Positions),
-    length(Positions, Total),
-    foldl(verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Progress, Total),
+verify_games(Ctx, From, To, Defender, Optimal, Ok, MaxUs, Json) :-
+    slice(From, To, Positions),
+    foldl(verify_one(Ctx, Defender, Optimal, Ok, MaxUs),
           Positions, acc(0, [], 0, 0, 0, 0.0, 0, [], []), Acc),
     Acc = acc(N, ByResult, Successes, SumMoves, SumOpt, SumRatio, Max, Hist, Fails),
-    progress(Progress, N, Total),
     pairs_json(ByResult, ByResultJson),
     pairs_json(Hist, HistJson),
     reverse(Fails, FailsInOrder),
@@ -52,7 +91,7 @@ verify_games(Ctx, Starts, Defender, Optimal, Ok, MaxUs, Progress, Json) :-
                       max_moves=Max, histogram=HistJson,
                       counterexamples=FailsInOrder]), Json).
 
-verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Progress, Total, Pos, Acc0, Acc) :-
+verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
     Acc0 = acc(N0, By0, S0, M0, O0, R0, Max0, H0, F0),
     play_game(Ctx, Pos, Defender, MaxUs, Result, Steps),
     include([S]>>(S = us(_, _, _)), Steps, UsSteps),
@@ -74,8 +113,7 @@ verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Progress, Total, Pos, Acc0, Acc) :
         format(string(PosText), "~q", [Pos]),
         F = [json([position=PosText, result=Result, line=Line])|F0]
     ),
-    Acc = acc(N, By, S, M, O, R, Max, H, F),
-    (   N mod 200 =:= 0 -> progress(Progress, N, Total) ; true ).
+    Acc = acc(N, By, S, M, O, R, Max, H, F).
 
 game_line(ctx(_, _, D), Pos, Steps, Texts) :-
     foldl([Step, P0-T0, P1-[Text|T0]]>>(
@@ -85,31 +123,36 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
           Steps, Pos-[], _-Rev),
     reverse(Rev, Texts).
 
-%!  verify_all(+Ctx, :Starts, +Ok, +MaxUs, +Progress, -Json) is det.
+%!  verify_all(+Ctx, +From, +To, +Ok, +MaxUs, -Json) is det.
 %
-%   The worst case over every defence from every start. Json holds
+%   The worst case over every defence from every start of the slice
+%   From..To. States valued are remembered across calls until
+%   forget_states/0. Json holds
 %   positions, by_result (the worst outcome from each start), max_moves
 %   (the most of our moves any defence can force before success), sum_worst
 %   (the sum of the worst cases of the successful starts), states (the
 %   states valued) and refutations: for each failing start its outcome
 %   and a shortest line to it.
 
-verify_all(Ctx, Starts, Ok, MaxUs, Progress, Json) :-
-    retractall(memo(_, _, _)),
-    findall(P, call(Starts, P), Positions),
-    length(Positions, Total),
-    foldl(verify_all_one(Ctx, Ok, MaxUs, Progress, Total), Positions,
+verify_all(Ctx, From, To, Ok, MaxUs, Json) :-
+    slice(From, To, Positions),
+    foldl(verify_all_one(Ctx, Ok, MaxUs), Positions,
           all(0, [], 0, 0, 0, []), all(N, By, Successes, Max, Sum, Refs)),
-    progress(Progress, N, Total),
     aggregate_all(count, memo(_, _, _), States),
-    retractall(memo(_, _, _)),
     pairs_json(By, ByJson),
     reverse(Refs, RefsInOrder),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
                       max_moves=Max, sum_worst=Sum, states=States,
                       refutations=RefsInOrder]), Json).
 
-verify_all_one(Ctx, Ok, MaxUs, Progress, Total, Pos, all(N0, By0, S0, Max0, Sum0, R0),
+%!  forget_states is det.
+%
+%   Forgets the states verify_all/6 has valued.
+
+forget_states :-
+    retractall(memo(_, _, _)).
+
+verify_all_one(Ctx, Ok, MaxUs, Pos, all(N0, By0, S0, Max0, Sum0, R0),
                all(N, By, S, Max, Sum, R)) :-
     new_game(Pos, State),
     worst(Ctx, State, Ok, MaxUs, [], Value),
@@ -122,8 +165,7 @@ verify_all_one(Ctx, Ok, MaxUs, Progress, Total, Pos, all(N0, By0, S0, Max0, Sum0
         line_texts(Ctx, Pos, Line, Texts),
         format(string(PosText), "~q", [Pos]),
         R = [json([position=PosText, result=Result, line=Texts])|R0]
-    ),
-    (   N mod 100 =:= 0 -> progress(Progress, N, Total) ; true ).
+    ).
 
 % worst(+Ctx, +State, +Ok, +Left, +Path, -Value): Value is ok(Moves), the
 % most moves of ours any defence can force before a success, or
@@ -194,9 +236,3 @@ bump(Key, Pairs0, Pairs) :-
 pairs_json(Pairs, json(Fields)) :-
     msort(Pairs, Sorted),
     findall(K=V, ( member(K0-V, Sorted), format(atom(K), "~w", [K0]) ), Fields).
-
-progress(none, _, _) :- !.
-progress(File, Done, Total) :-
-    setup_call_cleanup(open(File, write, Out),
-                       format(Out, "~d ~d~n", [Done, Total]),
-                       close(Out)).

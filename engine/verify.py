@@ -1,0 +1,208 @@
+"""Prove or refute an advice table over every start position of its domain.
+
+The start positions are cut into slices; each slice is one Prolog job
+(al0_verify in kb/al0/verify.pl) run in a worker process with a Prolog
+of its own, so the work spreads over ``workers`` processes, a progress
+bar can follow the slices, and Ctrl-C stops the workers and reports the
+slices done.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from engine.domains import domain_for
+from engine.games import BadInput
+from engine.prolog import PrologGoalError, integer, session
+from engine.tables import load_table
+
+DEFENDERS = ("perfect", "all", "random")
+SLICE = 250
+MAX_COUNTEREXAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class VerifyJob:
+    """What to verify: everything a worker needs to set itself up."""
+
+    table_path: str
+    defender: str = "perfect"
+    positions: str | None = None
+    sample: int | None = None
+    seed: int = 0
+    mode: str = "compiled"
+    move_limit: int = 100
+
+
+class Interrupted(Exception):
+    """Verification stopped by Ctrl-C; ``report`` covers the slices done."""
+
+    def __init__(self, report: dict):
+        super().__init__("interrupted")
+        self.report = report
+
+
+def prepare(job: VerifyJob) -> tuple[str, str, int]:
+    """Load what ``job`` needs in this process; returns (ctx, domain module, count)."""
+    table = load_table(job.table_path)
+    domain = domain_for(table.domain)
+    if domain.starts is None:
+        raise BadInput(f"{job.table_path}: the verifier knows no start positions for the "
+                       f"knowledge base {table.domain} (it verifies chess/krk and "
+                       "games/tictactoe_al0 tables)")
+    sets = domain.starts
+    name = job.positions or next(iter(sets))
+    if name not in sets:
+        raise BadInput(f"unknown set of positions {name!r} for {table.domain}: "
+                       f"choose {', '.join(sets)}")
+    if job.defender == "perfect" and domain.perfect_defender is None:
+        raise BadInput(f"--defender perfect needs a tablebase, and {table.domain} has none: "
+                       "use --defender all")
+    if domain.perfect_defender is not None:
+        from engine.tablebase import ensure_krk_tablebase
+
+        ensure_krk_tablebase()
+    s = session()
+    s.use_module("al0/verify.pl")
+    s.use_module("al0/jobs.pl")
+    sample = ("none" if job.sample is None
+              else f"sample({integer(job.sample)}, {integer(job.seed)})")
+    try:
+        count = int(s.ask(f"al0_verify:prepare_starts({sets[name]}, {sample}, Out)",
+                          what="choosing the start positions"))
+    except PrologGoalError as error:
+        if "sample_within" in str(error):
+            population = int(s.ask(f"aggregate_all(count, call({sets[name]}, _), Out)"))
+            raise BadInput(f"--sample {job.sample} is larger than the {population:,} "
+                           "positions there are") from None
+        raise
+    return table.context(job.mode), table.domain, count
+
+
+def _slice_goal(job: VerifyJob, ctx: str, domain_module: str, start: int, stop: int) -> str:
+    domain = domain_for(domain_module)
+    ok = "[" + ", ".join(domain.success) + "]"
+    if job.defender == "all":
+        return (f"al0_verify:verify_all({ctx}, {start}, {stop}, {ok}, "
+                f"{integer(job.move_limit)}, Out)")
+    if job.defender == "perfect":
+        defender = domain.perfect_defender
+    else:
+        defender = f"al0_jobs:random_reply({domain_module})"
+    return (f"set_random(seed({integer(job.seed + start)})), "
+            f"al0_verify:verify_games({ctx}, {start}, {stop}, {defender}, {domain.optimal}, "
+            f"{ok}, {integer(job.move_limit)}, Out)")
+
+
+_WORKER: dict = {}
+
+
+def _worker_setup(job: VerifyJob) -> None:
+    ctx, module, _ = prepare(job)
+    _WORKER.update(job=job, ctx=ctx, module=module)
+
+
+def _worker_slice(bounds: tuple[int, int]) -> tuple[int, dict]:
+    job, ctx, module = _WORKER["job"], _WORKER["ctx"], _WORKER["module"]
+    start, stop = bounds
+    reply = session().ask(_slice_goal(job, ctx, module, start, stop), seconds=3600,
+                          what=f"verifying positions {start}..{stop - 1}")
+    return stop - start, json.loads(reply)
+
+
+def verify(job: VerifyJob, workers: int = 1,
+           progress: Callable[[int, int], None] | None = None) -> dict:
+    """Verify a table; returns the merged report (see :func:`merge`).
+
+    ``progress(done, total)`` is called as slices finish.
+    """
+    if workers < 1:
+        raise BadInput(f"--workers must be at least 1, not {workers}")
+    if job.defender not in DEFENDERS:
+        raise BadInput(f"unknown defender {job.defender!r}: choose {', '.join(DEFENDERS)}")
+    if job.sample is not None and job.sample < 1:
+        raise BadInput(f"--sample must be at least 1, not {job.sample}")
+    t0 = time.perf_counter()
+    ctx, module, count = prepare(job)   # checks everything before any worker starts
+    slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
+    parts: list[dict] = []
+    done = 0
+    pool = multiprocessing.get_context("spawn").Pool(
+        workers, initializer=_worker_setup, initargs=(job,))
+    try:
+        for size, part in pool.imap_unordered(_worker_slice, slices):
+            parts.append(part)
+            done += size
+            if progress:
+                progress(done, count)
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        raise Interrupted(merge(parts, job, module, time.perf_counter() - t0, count)) from None
+    finally:
+        pool.terminate()
+        pool.join()
+    return merge(parts, job, module, time.perf_counter() - t0, count)
+
+
+def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float, total: int) -> dict:
+    """Merge the slices' sums into one report with means, counterexamples as
+    people read them (FEN and SAN for chess), and the seconds taken."""
+    domain = domain_for(module)
+    by_result: dict[str, int] = {}
+    for part in parts:
+        for key, n in part["by_result"].items():
+            by_result[key] = by_result.get(key, 0) + n
+    positions = sum(p["positions"] for p in parts)
+    successes = sum(p["successes"] for p in parts)
+    report = {
+        "table": job.table_path, "defender": job.defender, "mode": job.mode,
+        "positions": positions, "population": total, "complete": positions == total,
+        "by_result": dict(sorted(by_result.items())),
+        "successes": successes, "failures": positions - successes,
+        "seconds": seconds,
+    }
+    failures_key = "refutations" if job.defender == "all" else "counterexamples"
+    failures = sorted((f for p in parts for f in p[failures_key]),
+                      key=lambda f: (len(f["line"]), f["position"]))
+    report["counterexamples"] = [_for_people(domain, f) for f in
+                                 failures[:MAX_COUNTEREXAMPLES]]
+    if job.defender == "all":
+        report["max_moves"] = max((p["max_moves"] for p in parts), default=0)
+        report["mean_moves"] = (sum(p["sum_worst"] for p in parts) / successes
+                                if successes else None)
+        report["states"] = sum(p["states"] for p in parts)
+        report["shortest_refutation"] = report["counterexamples"][0] if failures else None
+        return report
+    histogram: dict[int, int] = {}
+    for part in parts:
+        for moves, n in part["histogram"].items():
+            histogram[int(moves)] = histogram.get(int(moves), 0) + n
+    sum_moves = sum(p["sum_moves"] for p in parts)
+    sum_optimal = sum(p["sum_optimal"] for p in parts)
+    sum_ratio = sum(p["sum_ratio"] for p in parts)
+    report.update({
+        "max_moves": max((p["max_moves"] for p in parts), default=0),
+        "mean_moves": sum_moves / successes if successes else None,
+        "mean_optimal": (sum_optimal / successes
+                         if successes and domain.perfect_defender else None),
+        "mean_ratio": (sum_ratio / successes
+                       if successes and domain.perfect_defender else None),
+        "histogram": dict(sorted(histogram.items())),
+        "positions_per_second": positions / seconds if seconds else None,
+    })
+    return report
+
+
+def _for_people(domain, failure: dict) -> dict:
+    """A failure with its start as people write it (FEN for chess) and SAN moves."""
+    out = {"result": failure["result"], "position": failure["position"],
+           "line": failure["line"]}
+    to_people = getattr(domain, "failure_for_people", None)
+    if to_people is not None:
+        out.update(to_people(failure["position"], failure["line"]))
+    return out
