@@ -134,7 +134,7 @@ class AdvicePlayer:
                 record.result = "no_advice"
                 return record
             self._record(record, "us", state["move"], (state["rule"], state["advice"]))
-            say(f"{record.moves[-1]}   [rule {state['rule']}, advice {state['advice']}]")
+            say(f"{record.us_moves}. {record.moves[-1]}  [{state['rule']} / {state['advice']}]")
             say(self.domain.drawing(record.move_texts))
             if state["over"] is not None:
                 break

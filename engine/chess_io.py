@@ -94,6 +94,10 @@ def read_fen(fen: str, *, white_to_move: bool | None = None) -> KRKPosition:
         raise BadInput(f"FEN {fen!r} is not king and rook against king ({material})")
     if not board.is_valid():
         raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board.status())}")
+    if board.is_checkmate():
+        raise BadInput(f"FEN {fen!r}: the position is already checkmate")
+    if board.is_stalemate():
+        raise BadInput(f"FEN {fen!r}: the position is already stalemate")
     position = KRKPosition(board, mirrored)
     rook_side_to_move = position.kb_board.turn == chess.WHITE
     if white_to_move is not None and rook_side_to_move != white_to_move:
@@ -102,10 +106,6 @@ def read_fen(fen: str, *, white_to_move: bool | None = None) -> KRKPosition:
             f"FEN {fen!r}: {'the side with the rook' if white_to_move else 'the lone king'} "
             f"must be to move here; it is {'Black' if board.turn == chess.BLACK else 'White'}'s "
             f"turn ({stronger} has the rook)")
-    if board.is_checkmate():
-        raise BadInput(f"FEN {fen!r}: the position is already checkmate")
-    if board.is_stalemate():
-        raise BadInput(f"FEN {fen!r}: the position is already stalemate")
     return position
 
 
@@ -174,7 +174,7 @@ class KRKDomain(Domain):
         return self.start.san_line(texts)
 
     def drawing(self, texts: list[str]) -> str:
-        return self._board(texts).unicode(borders=True)
+        return self._board(texts).unicode(borders=True, empty_square="·")
 
     def read_move(self, text: str, played: list[str], legal: list[str]) -> str:
         board = self._board(played)
