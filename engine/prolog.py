@@ -156,12 +156,16 @@ class PrologSession:
         """Load a module shipped in ``kb`` (e.g. ``search/search.pl``)."""
         self.load_file(kb_path(relative), context="user")
 
-    def load_file(self, path: str | Path, context: str | None = None) -> LoadedKB:
+    def load_file(self, path: str | Path, context: str | None = None,
+                  reload: bool | None = None) -> LoadedKB:
         """Load a Prolog file into a context module and return it.
 
         A module file's exports are imported into the context module; a
         plain file's clauses land in it. Loading the same path again
-        reloads it into the same context. Raises :class:`KBLoadError` for
+        reloads it into the same context when ``reload`` is true; when it
+        is false a file already loaded is left as it is. By default a
+        user's file is reloaded (it may have changed) and the project's
+        own are not. Raises :class:`KBLoadError` for
         a missing file or one with errors (each ``file:line: message``).
         """
         try:
@@ -171,12 +175,15 @@ class PrologSession:
             found = False
         if not found:
             raise KBLoadError(f"{path}: no such file")
+        if reload is None:
+            reload = not path.is_relative_to(kb_path("").resolve())
         with self._lock:
             if context is None:
                 # a file keeps its context module across reloads, even failed ones
                 context = self._context_of.setdefault(path, f"kb_{next(self._contexts)}")
             reply = self.ask(
-                f"bridge:load_kb({atom(str(path))}, {atom(context)}, Out)",
+                f"bridge:load_kb({atom(str(path))}, {atom(context)}, "
+                f"{'true' if reload else 'not_loaded'}, Out)",
                 what=f"loading {path}",
             )
         messages = [(m["kind"], m["text"]) for m in json.loads(reply)]

@@ -105,6 +105,6 @@ def load_table(path: str | Path | None = None, *, text: str | None = None,
     target = cache_dir("tables") / f"{compiled.module}.pl"
     if not target.is_file() or target.read_text() != compiled.source():
         target.write_text(compiled.source())
-    session().load_file(target, context="user")
+    session().load_file(target, context="user", reload=False)  # named by its content
     session().use_module("al0/al0.pl")
     return LoadedTable(table, compiled, dfile, tuple(warnings))

@@ -1,6 +1,6 @@
 :- module(bridge,
           [ run_limited/5,              % :Goal, +Seconds, +Inferences, -Status, -Message
-            load_kb/3,                  % +File, +Context, -Json
+            load_kb/4,                  % +File, +Context, +If, -Json
             missing_predicates/3,       % +Module, +Indicators, -Missing
             module_vocabulary/2         % +File, -Json
           ]).
@@ -71,17 +71,18 @@ located(error(_, file(File, Line, _, _)), Text0, Text) :-
     format(string(Text), "~w:~w: ~w", [File, Line, Text0]).
 located(_, Text, Text).
 
-%!  load_kb(+File, +Context, -Json) is det.
+%!  load_kb(+File, +Context, +If, -Json) is det.
 %
 %   Loads File into module Context (a module file's exports are
-%   imported into Context). Json is a string holding a JSON list of
+%   imported into Context); If is load_files/2's `if` option (`true`
+%   reloads, `not_loaded` loads once). Json is a string holding a JSON list of
 %   `{"kind": error|warning, "text": Message}` objects, one for every
 %   error and warning printed while loading.
 
-load_kb(File, Context, Json) :-
+load_kb(File, Context, If, Json) :-
     setup_call_cleanup(
         assertz(collecting(File)),
-        catch(Context:load_files(File, [if(true)]), Error,
+        catch(Context:load_files(File, [if(If)]), Error,
               ( print_message(error, Error) )),
         retractall(collecting(_))),
     findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages),

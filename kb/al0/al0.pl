@@ -183,8 +183,31 @@ branches([Move-Pos1|Replies], Ctx, A, Root, [b(Move, Pos1, Tree)|Branches]) :-
 %   rule whose condition holds, Advice the first of its pieces of advice
 %   with a forcing tree that makes a move, Tree that tree. Fails when
 %   no rule holds or none of the chosen rule's advice is satisfiable.
+%
+%   In compiled mode each decision is remembered (the table and the
+%   position decide it), so games that meet the same position again, in
+%   a sweep over a whole endgame, do not search again. The interpreted
+%   mode searches every time, as the book does.
 
 decide(Ctx, Pos, Rule, Advice, Tree) :-
+    Ctx = ctx(compiled, Table, _),
+    !,
+    term_hash(Pos, Hash),
+    (   decision(Hash, Table, Pos, Decision)
+    ->  true
+    ;   (   consult(Ctx, Pos, Rule0, Advice0, Tree0)
+        ->  Decision = d(Rule0, Advice0, Tree0)
+        ;   Decision = none
+        ),
+        assertz(decision(Hash, Table, Pos, Decision))
+    ),
+    Decision = d(Rule, Advice, Tree).
+decide(Ctx, Pos, Rule, Advice, Tree) :-
+    consult(Ctx, Pos, Rule, Advice, Tree).
+
+:- dynamic decision/4.
+
+consult(Ctx, Pos, Rule, Advice, Tree) :-
     rule_for(Ctx, Pos, Rule, Advices),
     member(Advice, Advices),
     forcing_tree(Ctx, Advice, Pos, Tree),

@@ -40,16 +40,17 @@ the engine merges across slices and worker processes.
 prepare_starts(Generator, Sample, Count) :-
     findall(P, call(Generator, P), All),
     (   Sample = sample(N, Seed)
-    ->  length(All, Population),
-        (   N =< Population -> true
-        ;   domain_error(sample_within(Population), N)
+    ->  length(All, Size),
+        (   N =< Size -> true
+        ;   domain_error(sample_within(Size), N)
         ),
         set_random(seed(Seed)),
-        numlist(1, Population, Indexes),
+        numlist(1, Size, Indexes),
         random_permutation(Indexes, Shuffled),
         length(Picked, N), append(Picked, _, Shuffled),
         msort(Picked, Ordered),
-        maplist([I, P]>>nth1(I, All, P), Ordered, Starts)
+        compound_name_arguments(Population, all, All),
+        maplist([I, P]>>arg(I, Population, P), Ordered, Starts)
     ;   Starts = All
     ),
     length(Starts, Count),
