@@ -68,7 +68,9 @@ def game_moves_text(record: GameRecord) -> str:
 
 def verify_text(r: dict) -> str:
     """The verify command's report."""
-    of_population = "" if r["complete"] else f" of {r['population']:,}"
+    of_population = (f" of {r['chosen']:,}" if not r["complete"]
+                     else f" (a sample of {r['population']:,})" if r["chosen"] < r["population"]
+                     else "")
     against = "every defence" if r["defender"] == "all" else f"the {r['defender']} defender"
     out = [f"{r['table']}: {r['positions']:,} positions{of_population} against {against} "
            f"({r['mode']}, {r['seconds']:.1f} s)"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import signal
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -46,8 +47,12 @@ class Interrupted(Exception):
         self.report = report
 
 
-def prepare(job: VerifyJob) -> tuple[str, str, int]:
-    """Load what ``job`` needs in this process; returns (ctx, domain module, count)."""
+def prepare(job: VerifyJob) -> tuple[str, str, int, int]:
+    """Load what ``job`` needs in this process.
+
+    Returns the search context, the domain module, how many start
+    positions are chosen and how many there are in all.
+    """
     table = load_table(job.table_path)
     domain = domain_for(table.domain)
     if domain.starts is None:
@@ -72,15 +77,17 @@ def prepare(job: VerifyJob) -> tuple[str, str, int]:
     sample = ("none" if job.sample is None
               else f"sample({integer(job.sample)}, {integer(job.seed)})")
     try:
-        count = int(s.ask(f"al0_verify:prepare_starts({sets[name]}, {sample}, Out)",
-                          what="choosing the start positions"))
+        count, population = map(int, s.ask(
+            f"al0_verify:prepare_starts({sets[name]}, {sample}, C, P), "
+            "format(string(Out), '~d ~d', [C, P])",
+            what="choosing the start positions").split())
     except PrologGoalError as error:
         if "sample_within" in str(error):
             population = int(s.ask(f"aggregate_all(count, call({sets[name]}, _), Out)"))
             raise BadInput(f"--sample {job.sample} is larger than the {population:,} "
                            "positions there are") from None
         raise
-    return table.context(job.mode), table.domain, count
+    return table.context(job.mode), table.domain, count, population
 
 
 def _slice_goal(job: VerifyJob, ctx: str, domain_module: str, start: int, stop: int) -> str:
@@ -102,7 +109,8 @@ _WORKER: dict = {}
 
 
 def _worker_setup(job: VerifyJob) -> None:
-    ctx, module, _ = prepare(job)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
+    ctx, module, _, _ = prepare(job)
     _WORKER.update(job=job, ctx=ctx, module=module)
 
 
@@ -127,7 +135,10 @@ def verify(job: VerifyJob, workers: int = 1,
     if job.sample is not None and job.sample < 1:
         raise BadInput(f"--sample must be at least 1, not {job.sample}")
     t0 = time.perf_counter()
-    ctx, module, count = prepare(job)   # checks everything before any worker starts
+    _, module, count, population = prepare(job)  # checks all before any worker starts
+    # Ctrl-C must reach this process even where SIGINT was ignored (a
+    # background job), so that it can stop the workers.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
     parts: list[dict] = []
     done = 0
@@ -142,14 +153,16 @@ def verify(job: VerifyJob, workers: int = 1,
         pool.close()
     except KeyboardInterrupt:
         pool.terminate()
-        raise Interrupted(merge(parts, job, module, time.perf_counter() - t0, count)) from None
+        raise Interrupted(merge(parts, job, module, time.perf_counter() - t0,
+                                count, population)) from None
     finally:
         pool.terminate()
         pool.join()
-    return merge(parts, job, module, time.perf_counter() - t0, count)
+    return merge(parts, job, module, time.perf_counter() - t0, count, population)
 
 
-def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float, total: int) -> dict:
+def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float,
+          chosen: int, population: int) -> dict:
     """Merge the slices' sums into one report with means, counterexamples as
     people read them (FEN and SAN for chess), and the seconds taken."""
     domain = domain_for(module)
@@ -161,7 +174,8 @@ def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float, total:
     successes = sum(p["successes"] for p in parts)
     report = {
         "table": job.table_path, "defender": job.defender, "mode": job.mode,
-        "positions": positions, "population": total, "complete": positions == total,
+        "positions": positions, "chosen": chosen, "population": population,
+        "complete": positions == chosen,
         "by_result": dict(sorted(by_result.items())),
         "successes": successes, "failures": positions - successes,
         "seconds": seconds,

@@ -1,5 +1,5 @@
 :- module(al0_verify,
-          [ prepare_starts/3,           % :Generator, +Sample, -Count
+          [ prepare_starts/4,           % :Generator, +Sample, -Count, -Population
             verify_games/8,             % +Ctx, +From, +To, :Defender, :Optimal, +Ok, +MaxUs, -Json
             verify_all/6,               % +Ctx, +From, +To, +Ok, +MaxUs, -Json
             forget_states/0,
@@ -25,32 +25,33 @@ the engine merges across slices and worker processes.
 :- use_module('../job_io').
 
 :- meta_predicate
-    prepare_starts(1, +, -),
+    prepare_starts(1, +, -, -),
     verify_games(+, +, +, 3, 2, +, +, -).
 
 :- dynamic memo/3.
 
-%!  prepare_starts(:Generator, +Sample, -Count) is det.
+%!  prepare_starts(:Generator, +Sample, -Count, -Population) is det.
 %
-%   The start positions are every Pos of call(Generator, Pos), in order,
-%   or, when Sample is sample(N, Seed), N of them drawn at random with
-%   that seed (in the generator's order). Count is how many there are.
-%   Raises a domain error when N exceeds the population.
+%   The start positions are every Pos of call(Generator, Pos), in order
+%   (Population of them), or, when Sample is sample(N, Seed), N of them
+%   drawn at random with that seed (kept in the generator's order).
+%   Count is how many are chosen. Raises a domain error when N exceeds
+%   the population.
 
-prepare_starts(Generator, Sample, Count) :-
+prepare_starts(Generator, Sample, Count, Population) :-
     findall(P, call(Generator, P), All),
+    length(All, Population),
     (   Sample = sample(N, Seed)
-    ->  length(All, Size),
-        (   N =< Size -> true
-        ;   domain_error(sample_within(Size), N)
+    ->  (   N =< Population -> true
+        ;   domain_error(sample_within(Population), N)
         ),
         set_random(seed(Seed)),
-        numlist(1, Size, Indexes),
+        numlist(1, Population, Indexes),
         random_permutation(Indexes, Shuffled),
         length(Picked, N), append(Picked, _, Shuffled),
         msort(Picked, Ordered),
-        compound_name_arguments(Population, all, All),
-        maplist([I, P]>>arg(I, Population, P), Ordered, Starts)
+        compound_name_arguments(Everything, all, All),
+        maplist([I, P]>>arg(I, Everything, P), Ordered, Starts)
     ;   Starts = All
     ),
     length(Starts, Count),

@@ -1,0 +1,116 @@
+"""advice verify: proofs, refutations, sampling, workers and bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.prolog import kb_path
+from engine.verify import VerifyJob, verify
+
+KRK = str(kb_path("chess/krk.adv"))
+TTT = str(kb_path("games/tictactoe.adv"))
+
+
+def test_tictactoe_table_is_proved_never_to_lose(cli):
+    run = cli("verify", TTT, "--defender", "all", "--json")
+    assert run.code == 0
+    report = run.json()
+    assert report["by_result"] == {"success": 10}
+    assert (report["failures"], report["max_moves"]) == (0, 5)
+    text = cli("verify", TTT, "--defender", "all").out
+    assert "proved: the table succeeds from every position; worst case 5 moves" in text
+
+
+def test_tictactoe_seats_separately(cli):
+    first = cli("verify", TTT, "--defender", "all", "--positions", "first-seat", "--json").json()
+    second = cli("verify", TTT, "--defender", "all", "--positions", "second-seat",
+                 "--json").json()
+    assert (first["positions"], first["max_moves"]) == (1, 5)
+    assert (second["positions"], second["max_moves"]) == (9, 4)
+
+
+def test_book_table_sample_against_the_perfect_defender(cli):
+    report = cli("verify", KRK, "--sample", "300", "--seed", "3", "--workers", "2",
+                 "--json").json()
+    assert (report["positions"], report["chosen"], report["population"]) == (300, 300, 21_959)
+    assert report["complete"] is True
+    assert sum(report["by_result"].values()) == 300
+    assert sum(report["histogram"].values()) == report["successes"]
+    assert report["mean_ratio"] >= 1.0
+    assert report["max_moves"] <= 29
+    for key in ("positions", "by_result", "failures", "mean_moves", "max_moves",
+                "mean_optimal", "mean_ratio", "counterexamples", "seconds"):
+        assert key in report
+
+
+def test_workers_do_not_change_the_answer():
+    job = VerifyJob(KRK, "perfect", sample=200, seed=5)
+    one, two = verify(job, workers=1), verify(job, workers=2)
+    for key in ("by_result", "mean_moves", "max_moves", "histogram", "mean_ratio"):
+        assert one[key] == two[key]
+
+
+def test_book_table_stalemates_are_counterexamples_with_fen_and_san():
+    # The six White-to-move positions (one per symmetry class) in which the
+    # book's table stalemates the perfect defender; all have the black king
+    # in the corner and the rook on b2.
+    job = VerifyJob(KRK, "perfect")
+    report = verify(job, workers=2)
+    assert report["by_result"] == {"mate": 21_953, "stalemate": 6}
+    assert report["max_moves"] == 29
+    fens = sorted(c["fen"] for c in report["counterexamples"])
+    assert fens[0] == "8/8/8/8/3K4/8/1R6/k7 w - - 0 1"
+    assert all(c["line"][0].startswith(("Rb", "K")) for c in report["counterexamples"])
+
+
+def test_refutation_against_every_defence_is_the_shortest_line(cli):
+    run = cli("verify", KRK, "--defender", "all", "--sample", "40", "--seed", "2", "--json")
+    report = run.json()
+    assert report["positions"] == 40
+    if report["failures"]:
+        assert run.code == 1
+        assert report["shortest_refutation"]["line"]
+    else:
+        assert run.code == 0
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--workers", "0"], "--workers must be at least 1, not 0"),
+    (["--sample", "30000"], "--sample 30000 is larger than the 21,959 positions there are"),
+    (["--positions", "most"], "unknown set of positions 'most' for krk"),
+])
+def test_bad_verify_input(cli, args, message):
+    run = cli("verify", KRK, *args)
+    assert run.code == 2
+    assert message in run.err
+
+
+def test_a_table_for_another_kb_than_the_verifier(cli):
+    run = cli("verify", TTT, "--defender", "perfect")
+    assert run.code == 2
+    assert "--defender perfect needs a tablebase, and tictactoe_al0 has none" in run.err
+
+
+def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
+    env = dict(os.environ)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
+         "--workers", "2", "--positions", "all", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True)
+    time.sleep(12)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; the positions verified so far" in err
+    assert '"complete": false' in out
+    time.sleep(1)
+    group = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(proc.pid)],
+                           capture_output=True, text=True).stdout
+    assert "spawn_main" not in group  # no worker left running
