@@ -3,14 +3,13 @@ explanations, and the tic-tac-toe table that never loses."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from advice.errors import AdviceCheckError, AdviceSyntaxError
 from engine.advice_play import AdvicePlayer
 from engine.prolog import kb_path, session
 from engine.tables import load_table
+from engine.verify import VerifyJob, verify
 
 TTT = str(kb_path("games/tictactoe.adv"))
 
@@ -94,16 +93,13 @@ def test_unknown_kb_is_named(tmp_path):
 
 
 def test_the_tictactoe_table_never_loses_from_either_seat():
-    table = load_table(TTT)
-    session().use_module("al0/verify.pl")
-    for seat, positions, worst in (("first", 1, 5), ("second", 9, 4)):
+    # Every sequence of the opponent's moves, from both seats, in both modes.
+    for seat, positions, worst in (("first-seat", 1, 5), ("second-seat", 9, 4)):
         for mode in ("compiled", "interpreted"):
-            data = json.loads(session().ask(
-                f"al0_verify:verify_all({table.context(mode)}, tictactoe_al0:start({seat}), "
-                "[won, draw], 20, none, Out)"))
-            assert data["by_result"] == {"success": positions}, (seat, mode)
-            assert data["refutations"] == []
-            assert data["max_moves"] == worst
+            report = verify(VerifyJob(TTT, "all", positions=seat, mode=mode))
+            assert report["by_result"] == {"success": positions}, (seat, mode)
+            assert report["counterexamples"] == []
+            assert report["max_moves"] == worst
 
 
 def test_explain_names_the_rule_the_advice_and_the_tree(cli):
