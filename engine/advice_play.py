@@ -5,6 +5,8 @@
 >>> player = AdvicePlayer(load_table("kb/games/tictactoe.adv"))   # doctest: +SKIP
 >>> player.explain().chosen                                        # doctest: +SKIP
 'centre'
+>>> player.choose("x...o....").move                              # doctest: +SKIP
+'2'
 """
 
 from __future__ import annotations
@@ -35,6 +37,16 @@ class Explanation:
         """The explanation as plain data (for ``--json``)."""
         return {"rule": self.rule, "chosen": self.chosen, "rules": self.rules,
                 "advice": self.advice}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The move a table chooses, with the rule, the advice and its forcing tree."""
+
+    rule: str
+    advice: str
+    move: str
+    tree: dict
 
 
 @dataclass
@@ -73,6 +85,18 @@ class AdvicePlayer:
             if "tree" in report:
                 report["tree"] = self.domain.tree_for_people(report["tree"])
         return Explanation(data["rules"], data["rule"], data["advice"], data["chosen"])
+
+    def choose(self, position: str | None = None) -> Choice | None:
+        """The table's move at ``position`` (None: the domain's start).
+
+        Returns the rule, the piece of advice and the move (for people),
+        or None when no advice applies.
+        """
+        e = self.explain(position)
+        for report in e.advice:
+            if report["status"] == "satisfiable":
+                return Choice(e.rule, report["name"], report["tree"]["us"], report["tree"])
+        return None
 
     def play(self, position: str | None = None, defender: str = "perfect", *,
              seed: int = 0, move_limit: int = DEFAULT_MOVE_LIMIT,

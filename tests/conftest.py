@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import pytest
-
-# The tests keep their compiled tables and tablebase apart from a user's.
-os.environ.setdefault("ADVICE_CACHE_DIR", tempfile.mkdtemp(prefix="advice-test-cache-"))
 
 from engine.cli import main
 

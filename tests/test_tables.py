@@ -7,7 +7,7 @@ import pytest
 
 from advice.errors import AdviceCheckError, AdviceSyntaxError
 from engine.advice_play import AdvicePlayer
-from engine.prolog import kb_path, session
+from engine.prolog import kb_path
 from engine.tables import load_table
 from engine.verify import VerifyJob, verify
 
