@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import signal
 import time
 from dataclasses import dataclass
@@ -119,7 +120,9 @@ def _worker_slice(bounds: tuple[int, int]) -> tuple[int, dict]:
     start, stop = bounds
     reply = session().ask(_slice_goal(job, ctx, module, start, stop), seconds=3600,
                           what=f"verifying positions {start}..{stop - 1}")
-    return stop - start, json.loads(reply)
+    part = json.loads(reply)
+    part["worker"] = os.getpid()
+    return stop - start, part
 
 
 def verify(job: VerifyJob, workers: int = 1,
@@ -189,7 +192,11 @@ def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float,
         report["max_moves"] = max((p["max_moves"] for p in parts), default=0)
         report["mean_moves"] = (sum(p["sum_worst"] for p in parts) / successes
                                 if successes else None)
-        report["states"] = sum(p["states"] for p in parts)
+        # each worker remembers the states it valued across its slices
+        states: dict[int, int] = {}
+        for p in parts:
+            states[p["worker"]] = max(states.get(p["worker"], 0), p["states"])
+        report["states"] = sum(states.values())
         report["shortest_refutation"] = report["counterexamples"][0] if failures else None
         return report
     histogram: dict[int, int] = {}

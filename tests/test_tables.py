@@ -7,7 +7,7 @@ import pytest
 
 from advice.errors import AdviceCheckError, AdviceSyntaxError
 from engine.advice_play import AdvicePlayer
-from engine.prolog import kb_path
+from engine.prolog import kb_path, session
 from engine.tables import load_table
 from engine.verify import VerifyJob, verify
 
@@ -156,3 +156,21 @@ def test_table_from_a_string_through_the_python_api():
     table = load_table(text=SMALL, filename="small.adv")
     e = AdvicePlayer(table).explain()
     assert (e.rule, e.chosen) == ("r", "centre")
+
+
+@pytest.mark.parametrize("hostile", [
+    "x)), halt, (y", "foo')), halt, assertz(x(y", 'a" , halt, "', "\\' halt",
+])
+def test_hostile_text_in_a_table_is_refused_and_runs_nothing(tmp_path, cli, hostile):
+    plain_title = '"' not in hostile and "\\" not in hostile
+    for text, good in ((SMALL.replace("they_threaten", hostile), False),
+                       (SMALL.replace("games/tictactoe_al0", hostile), False),
+                       (SMALL.replace("rule r:", f"rule {hostile}:"), False),
+                       (SMALL.replace("table small", f'table small "{hostile}"'), plain_title)):
+        path = tmp_path / "hostile.adv"
+        path.write_text(text)
+        run = cli("check", str(path))
+        assert run.code == (0 if good else 2), run.err
+    s = session()
+    assert s.ask("Out = alive") == "alive"
+    assert s.ask("( current_predicate(x/1) -> Out = ran ; Out = clean )") == "clean"
