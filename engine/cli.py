@@ -42,6 +42,8 @@ def cmd_search(args) -> None:
     if args.game is None and args.kb is None:
         raise BadInput("name a game (see `advice games`) or give --kb FILE.pl")
     result = search(args.game or "", args.position, args.algo, args.depth, kb_file=args.kb)
+    for warning in result.warnings if not args.json else ():
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         _print_json(result.as_dict())
         return

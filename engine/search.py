@@ -37,6 +37,7 @@ class SearchResult:
     line: tuple[str, ...]
     nodes: int
     seconds: float
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         """The result as plain data (for ``--json``)."""
@@ -44,7 +45,7 @@ class SearchResult:
             "game": self.game, "algo": self.algo, "depth": self.depth,
             "position": self.position, "value": self.value, "move": self.move,
             "best": self.best, "line": list(self.line), "nodes": self.nodes,
-            "seconds": self.seconds,
+            "seconds": self.seconds, "warnings": list(self.warnings),
         }
 
 
@@ -122,7 +123,7 @@ def search_from(
     return SearchResult(
         game=game.name, algo=algo, depth=depth, position=line[0], value=data["value"],
         best=best, move=game.move_label(line[0], best) if best else None, line=line,
-        nodes=data["nodes"], seconds=data["seconds"],
+        nodes=data["nodes"], seconds=data["seconds"], warnings=kb.warnings,
     )
 
 

@@ -69,6 +69,10 @@ user:message_hook(Term, Kind, Lines) :-
 located(error(_, file(File, Line, _, _)), Text0, Text) :-
     \+ sub_string(Text0, 0, _, _, File), !,
     format(string(Text), "~w:~w: ~w", [File, Line, Text0]).
+located(_, Text0, Text) :-
+    source_location(File, Line),
+    \+ sub_string(Text0, 0, _, _, File), !,
+    format(string(Text), "~w:~w: ~w", [File, Line, Text0]).
 located(_, Text, Text).
 
 %!  load_kb(+File, +Context, +If, -Json) is det.

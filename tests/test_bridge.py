@@ -121,3 +121,13 @@ def test_cli_student_kb_errors(cli):
         f"advice: error: {DATA / 'half_interface.pl'}: does not define "
         "staticval/2, max_to_move/1, min_to_move/1"
     )
+
+
+def test_load_warnings_are_collected_with_file_and_line(tmp_path, cli):
+    game = tmp_path / "warned.pl"
+    game.write_text((DATA / "countdown.pl").read_text() + "unused(X, Y) :- true.\n")
+    r = search("", kb_file=str(game), algo="minimax")
+    assert r.warnings == (f"{game}:19: Singleton variables: [X,Y]",)
+    run = cli("search", "--kb", str(game))
+    assert run.code == 0
+    assert run.err == f"warning: {game}:19: Singleton variables: [X,Y]\n"
