@@ -19,6 +19,7 @@
             kingdiagfirst/3,
             checkmove/3,
             nomove/3,
+            rooktight/3,
             % status
             outcome/2,                  % +Pos, -Result
             check/1,
@@ -413,6 +414,7 @@ move_constraint(rookmove).
 move_constraint(kingdiagfirst).
 move_constraint(checkmove).
 move_constraint(nomove).
+move_constraint(rooktight).
 
 %! legal(+Pos, ?Move, ?Pos1) is nondet.
 %
@@ -461,6 +463,21 @@ checkmove(krk(w, W, R, B, D), M, krk(b, W1, R1, B, D1)) :-
         R1 = R,
         M = m(W, W1)
     ).
+
+%! rooktight(+Pos, ?Move, ?Pos1) is nondet.
+%
+%  The legal moves of the white rook (White to move), the tightest cut
+%  first: ordered by the room they leave the black king, smallest first
+%  (ties in the book's rook order).
+
+rooktight(krk(w, W, R, B, D), m(R, R1), krk(b, W, R1, B, D1)) :-
+    D1 is D+1,
+    findall(Room-R2,
+            ( rook_move(W, R, B, R2),
+              room(krk(b, W, R2, B, D1), Room) ),
+            Pairs),
+    keysort(Pairs, Sorted),
+    member(_-R1, Sorted).
 
 %! nomove(+Pos, ?Move, ?Pos1) is failure.
 %

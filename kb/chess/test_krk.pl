@@ -181,7 +181,7 @@ test(reset_depth) :-
 
 test(constraint_names) :-
     findall(C, move_constraint(C), Cs),
-    assertion(Cs == [legal, rookmove, kingdiagfirst, checkmove, nomove]).
+    assertion(Cs == [legal, rookmove, kingdiagfirst, checkmove, nomove, rooktight]).
 
 test(kingdiagfirst) :-
     pos(w, e4, a1, e8, P),
@@ -213,6 +213,22 @@ test(checkmove_discovered) :-
     constraint_texts(checkmove, P, Ts),
     assertion(Ts == [e4f5, e4f3, e4d5, e4d3, e4f4, e4d4]),
     forall(checkmove(P, _, P1), check(P1)).
+
+test(rooktight_tightest_first) :-
+    pos(w, c2, b3, a5, P),          % black king on the a-file, rook b3
+    constraint_texts(rooktight, P, Ts),
+    constraint_texts(rookmove, P, Rs),
+    msort(Ts, S1), msort(Rs, S2),
+    assertion(S1 == S2),            % the same moves as rookmove
+    assertion(Ts = [b3b4|_]),       % room 1x4 = 4: the tightest cut
+    findall(Room, ( rooktight(P, _, P1), room(P1, Room) ), Rooms),
+    assertion(msort(Rooms, Rooms)).
+
+test(rooktight_as_test) :-
+    pos(w, c2, b3, a5, P),
+    sq(b3, B3), sq(b4, B4), sq(b2, B2),
+    assertion(rooktight(P, m(B3, B4), _)),
+    assertion(\+ rooktight(P, m(B3, B2), krk(w, _, _, _, _))).
 
 test(nomove) :-
     pos(w, e1, a1, e8, P),
