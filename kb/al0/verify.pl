@@ -198,9 +198,10 @@ worst(Ctx, State, Ok, Left, Path, Value) :-
         )
     ;   Value = fail(no_advice, [])
     ),
-    (   Value = fail(loop, _) -> true          % depends on the path: not memoised
-    ;   term_hash(Key, Hash), assertz(memo(Hash, Key, Value))
-    ).
+    % A loop found through an ancestor is a fact about this state too: the
+    % defence that reaches the ancestor again from here repeats forever.
+    term_hash(Key, Hash),
+    assertz(memo(Hash, Key, Value)).
 
 reply_value(Ctx, State1, Ok, Left, Path, Reply-Pos2, Acc, Worse) :-
     them_turn(Ctx, State1, Reply, Pos2, State2),
