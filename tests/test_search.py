@@ -97,3 +97,32 @@ def test_cli_bad_input_exits_2(cli, args):
     assert run.code == 2
     assert run.err.startswith("advice: error: ")
     assert run.err.count("\n") == 1
+
+
+def test_a_person_plays_tictactoe_and_bad_moves_are_refused():
+    from engine.games import GAMES
+    from engine.play import play_game
+
+    said = []
+    answers = iter(["5", "5", "ten", "0", "1", "3", "7", "9", "8", "6", "4", "2"])
+    record = play_game(GAMES["tictactoe"], human_is_max=True, algo="alphabeta",
+                       ask=lambda _: next(answers), say=said.append)
+    assert "Refused: square 5 is taken" in said
+    assert "Refused: 'ten' is not a square: type a number from 1 to 9" in said
+    assert "Refused: '0' is not a square: type a number from 1 to 9" in said
+    assert record.moves[0] == "X on 5"
+    assert record.result in ("draw", "MIN wins")  # the machine never loses
+
+
+def test_a_person_plays_nim_and_cannot_take_too_many():
+    from engine.games import GAMES
+    from engine.play import play_game
+
+    said = []
+    answers = iter(["4", "3", "3", "1"])
+    record = play_game(GAMES["nim"], human_is_max=True, position="5",
+                       ask=lambda _: next(answers), say=said.append)
+    assert "Refused: '4' is not a move: take 1, 2 or 3 sticks" in said
+    assert "Refused: only 1 stick left" in said
+    assert record.moves == ["take 3", "take 1", "take 1"]
+    assert record.result == "MIN wins"  # 5 mod 4 = 1: the side to move loses
