@@ -96,8 +96,11 @@ def cmd_play_table(args) -> None:
     from engine.render import game_moves_text
 
     player = _player(args)
-    people = not args.json and args.defender != "human"
-    record = player.play(_position_arg(args), args.defender, seed=args.seed,
+    if args.svg and player.table.domain != "krk":
+        raise BadInput("--svg draws chess boards: it needs a chess table")
+    defender = args.defender or ("perfect" if player.domain.perfect_defender else "random")
+    people = not args.json and defender != "human"
+    record = player.play(_position_arg(args), defender, seed=args.seed,
                          move_limit=args.max_moves,
                          say=(lambda _: None) if args.json else print)
     domain = player.domain
@@ -109,8 +112,6 @@ def cmd_play_table(args) -> None:
     if args.svg:
         from engine.chess_io import write_svgs
 
-        if player.table.domain != "krk":
-            raise BadInput("--svg draws chess boards: it needs a chess table")
         write_svgs(domain.start, record.move_texts, args.svg)
     if args.json:
         _print_json({"table": player.table.table.name, "result": record.result,
@@ -308,8 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games: who moves first (default: human)")
     _search_options(p)
     p.add_argument("--fen", help="tables: the chess position to start from")
-    p.add_argument("--defender", choices=["perfect", "random", "human"], default="perfect",
-                   help="tables: who answers the table's moves (default: perfect)")
+    p.add_argument("--defender", choices=["perfect", "random", "human"],
+                   help="tables: who answers the table's moves (default: perfect where "
+                   "there is a tablebase, else random)")
     p.add_argument("--seed", type=int, default=0, help="the random defender's seed")
     p.add_argument("--max-moves", type=int, default=100,
                    help="tables: stop after this many moves of the table")
