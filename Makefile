@@ -34,6 +34,7 @@ $(STAMP): pyproject.toml
 
 bench: setup
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/verify.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

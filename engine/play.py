@@ -12,7 +12,7 @@ from engine.search import load_game, position_info, search_from, start_position
 
 
 @dataclass
-class GameRecord:
+class PlayedGame:
     """The moves of a finished (or abandoned) game and how it ended."""
 
     moves: list[str] = field(default_factory=list)
@@ -37,7 +37,7 @@ def play_game(
     position: str | None = None,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
-) -> GameRecord:
+) -> PlayedGame:
     """Play ``game`` to its end.
 
     ``human_is_max`` says which side the person plays (None: the machine
@@ -47,7 +47,7 @@ def play_game(
     """
     kb: LoadedKB = load_game(game)
     pos = start_position(game, kb, position)
-    record = GameRecord()
+    record = PlayedGame()
     while True:
         say(game.show(pos))
         info = position_info(game, kb, pos)
