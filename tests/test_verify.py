@@ -114,3 +114,10 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
     group = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(proc.pid)],
                            capture_output=True, text=True).stdout
     assert "spawn_main" not in group  # no worker left running
+
+
+def test_compiled_and_interpreted_krk_play_the_same_games():
+    reports = [verify(VerifyJob(KRK, "perfect", sample=150, seed=11, mode=mode))
+               for mode in ("compiled", "interpreted")]
+    for key in ("by_result", "histogram", "mean_moves", "max_moves", "counterexamples"):
+        assert reports[0][key] == reports[1][key]
