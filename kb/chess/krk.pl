@@ -20,6 +20,7 @@
             checkmove/3,
             nomove/3,
             rooktight/3,
+            kingtoward/3,
             % status
             outcome/2,                  % +Pos, -Result
             check/1,
@@ -42,6 +43,7 @@
             room_below/2,
             okorndle/2,
             okedge/1,
+            boxed_on_edge/1,
             % distances
             kingdist/3,
             manhattan/3
@@ -415,6 +417,7 @@ move_constraint(kingdiagfirst).
 move_constraint(checkmove).
 move_constraint(nomove).
 move_constraint(rooktight).
+move_constraint(kingtoward).
 
 %! legal(+Pos, ?Move, ?Pos1) is nondet.
 %
@@ -478,6 +481,23 @@ rooktight(krk(w, W, R, B, D), m(R, R1), krk(b, W, R1, B, D1)) :-
             Pairs),
     keysort(Pairs, Sorted),
     member(_-R1, Sorted).
+
+%! kingtoward(+Pos, ?Move, ?Pos1) is nondet.
+%
+%  The legal moves of the white king (White to move), those that end
+%  nearest to the black king first: ordered by the distance in king moves
+%  between the kings after the move, then by the Manhattan distance
+%  (ties in the order of kingdiagfirst/3).
+
+kingtoward(krk(w, W, R, B, D), m(W, W1), krk(b, W1, R, B, D1)) :-
+    D1 is D+1,
+    findall(Key-W2,
+            ( wk_move(W, R, B, W2),
+              K is W2*64+B, kd(K, KD), md(K, MD),
+              Key is KD*16+MD ),
+            Pairs),
+    keysort(Pairs, Sorted),
+    member(_-W1, Sorted).
 
 %! nomove(+Pos, ?Move, ?Pos1) is failure.
 %
@@ -691,6 +711,23 @@ newroomsmaller(Pos, Root) :-
     room(Pos, Room),
     room(Root, RootRoom),
     Room < RootRoom.
+
+%! boxed_on_edge(+Pos) is semidet.
+%
+%  The rook shuts the black king in on the edge: the rectangle of
+%  room/2 is one line wide (the black king is on the a- or h-file behind
+%  a rook on the b- or g-file, or on the 1st or 8th rank behind a rook on
+%  the 2nd or 7th rank).  Fails when the black king stands on the rook's
+%  file or rank, or the rook is captured.
+
+boxed_on_edge(krk(_, _, R, B, _)) :-
+    R \== none,
+    RF is R /\ 7, RR is R >> 3,
+    BF is B /\ 7, BR is B >> 3,
+    BF =\= RF, BR =\= RR,
+    (   BF < RF -> SX = RF ; SX is 7-RF ),
+    (   BR < RR -> SY = RR ; SY is 7-RR ),
+    ( SX =:= 1 ; SY =:= 1 ), !.
 
 %! roomgt2(+Pos) is semidet.
 %

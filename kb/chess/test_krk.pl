@@ -181,7 +181,8 @@ test(reset_depth) :-
 
 test(constraint_names) :-
     findall(C, move_constraint(C), Cs),
-    assertion(Cs == [legal, rookmove, kingdiagfirst, checkmove, nomove, rooktight]).
+    assertion(Cs == [legal, rookmove, kingdiagfirst, checkmove, nomove, rooktight,
+                      kingtoward]).
 
 test(kingdiagfirst) :-
     pos(w, e4, a1, e8, P),
@@ -229,6 +230,23 @@ test(rooktight_as_test) :-
     sq(b3, B3), sq(b4, B4), sq(b2, B2),
     assertion(rooktight(P, m(B3, B4), _)),
     assertion(\+ rooktight(P, m(B3, B2), krk(w, _, _, _, _))).
+
+test(kingtoward_nearest_first) :-
+    pos(w, e1, a1, e8, P),
+    constraint_texts(kingtoward, P, Ts),
+    assertion(Ts == [e1e2, e1f2, e1d2, e1f1, e1d1]).
+
+test(kingtoward_ties_by_manhattan) :-
+    pos(w, d4, a1, h8, P),          % e5 (md 6) before e4/d5 (md 7), all kd 3
+    constraint_texts(kingtoward, P, Ts),
+    assertion(Ts == [d4e5, d4e4, d4d5, d4e3, d4c5, d4c4, d4d3, d4c3]).
+
+test(kingtoward_as_test) :-
+    pos(w, e1, a1, e8, P),
+    sq(e1, E1), sq(d1, D1),
+    assertion(kingtoward(P, m(E1, D1), _)),
+    assertion(\+ kingtoward(P, m(E1, E1), _)).
+
 
 test(nomove) :-
     pos(w, e1, a1, e8, P),
@@ -349,3 +367,30 @@ test(distances) :-
     assertion(D3 == 1).
 
 :- end_tests(krk_goals).
+
+:- begin_tests(krk_boxed_on_edge).
+
+test(boxed_on_first_rank) :-
+    pos(b, c1, c2, e1, P),          % room: files d-h of the first rank
+    assertion(boxed_on_edge(P)),
+    assertion(room(P, 5)).
+
+test(boxed_on_a_file) :-
+    pos(w, c5, b6, a3, P),
+    assertion(boxed_on_edge(P)),
+    assertion(room(P, 5)).
+
+test(two_lines_wide_is_not_boxed) :-
+    pos(w, e1, c3, a1, P),          % room 3 x 3
+    assertion(\+ boxed_on_edge(P)).
+
+test(on_the_rook_line_is_not_boxed) :-
+    pos(b, c1, c2, e2, P),          % in check: room 64
+    assertion(\+ boxed_on_edge(P)).
+
+test(no_rook_is_not_boxed) :-
+    pos(w, c1, none, e1, P),
+    assertion(\+ boxed_on_edge(P)).
+
+:- end_tests(krk_boxed_on_edge).
+
