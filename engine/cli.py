@@ -1,8 +1,10 @@
 """The ``advice`` command line.
 
 Every command prints for people by default and one JSON object with
-``--json``. Bad input (a name, a file, a position, a table) gives a
-one-line error on stderr and exit code 2; no traceback.
+``--json``. Bad input (a name, a file, a position, a table) gives an
+error on stderr naming the input and the place (one line; a table's
+errors each with its source line and a caret) and exit code 2; no
+traceback. A table that fails verification exits 1.
 """
 
 from __future__ import annotations
