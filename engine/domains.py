@@ -8,7 +8,7 @@ terms as text.
 
 from __future__ import annotations
 
-from engine.games import BadInput
+from engine.games import BadInput, draw_tictactoe, read_tictactoe
 from engine.prolog import atom, session
 
 
@@ -80,32 +80,22 @@ class TicTacToeDomain(Domain):
     def __init__(self, module: str = "tictactoe_al0"):
         super().__init__(module)
         self.us_mark = "X"
-        self._start_cells = "." * 9
+        self._start_cells = ["."] * 9
 
     def position(self, text: str | None) -> str:
-        cells = "." * 9 if text is None else text.strip().lower()
-        if len(cells) != 9 or set(cells) - set("xo."):
-            raise BadInput(f"malformed tic-tac-toe position {text!r}: give 9 squares "
-                           "row by row, each x, o or . (e.g. x...o....)")
-        nx, no = cells.count("x"), cells.count("o")
-        if nx - no not in (0, 1):
-            raise BadInput(f"impossible tic-tac-toe position {text!r}: X moves first, so "
-                           f"X has as many marks as O or one more (here X {nx}, O {no})")
-        self.us_mark = "X" if nx == no else "O"
-        self._start_cells = cells.upper()
-        mine = self.us_mark.lower()
-        us = sum(1 << i for i, c in enumerate(cells) if c == mine)
-        them = sum(1 << i for i, c in enumerate(cells) if c not in (mine, "."))
+        xs, os_, mover = read_tictactoe(text or "." * 9)
+        self.us_mark = mover.upper()
+        us, them = (xs, os_) if mover == "x" else (os_, xs)
+        self._start_cells = ["X" if xs >> i & 1 else "O" if os_ >> i & 1 else "."
+                             for i in range(9)]
         return f"t({us},{them},us,0)"
 
     def drawing(self, texts: list[str]) -> str:
-        cells = [self._start_cells[i] for i in range(9)]
+        cells = list(self._start_cells)
         marks = [self.us_mark, "O" if self.us_mark == "X" else "X"]
         for i, square in enumerate(texts):
             cells[int(square) - 1] = marks[i % 2]
-        shown = [c if c != "." else str(i + 1) for i, c in enumerate(cells)]
-        rows = [" " + " | ".join(shown[3 * r:3 * r + 3]) for r in range(3)]
-        return "\n---+---+---\n".join(rows)
+        return draw_tictactoe(cells)
 
     def read_move(self, text: str, played: list[str], legal: list[str]) -> str:
         text = text.strip()

@@ -64,6 +64,29 @@ class Game:
 _TTT = re.compile(r"ttt\((\d+),(\d+),([xo])\)")
 
 
+def read_tictactoe(text: str) -> tuple[int, int, str]:
+    """X's and O's squares (9-bit masks) and the player to move, ``x`` or ``o``,
+    of a position written as 9 squares row by row (``x``, ``o``, ``.``)."""
+    cells = text.strip().lower().replace("/", "")
+    if len(cells) != 9 or set(cells) - set("xo.-_"):
+        raise BadInput(f"malformed tic-tac-toe position {text!r}: give 9 squares "
+                       "row by row, each x, o or . (e.g. x...o....)")
+    xs = sum(1 << i for i, c in enumerate(cells) if c == "x")
+    os_ = sum(1 << i for i, c in enumerate(cells) if c == "o")
+    nx, no = cells.count("x"), cells.count("o")
+    if nx - no not in (0, 1):
+        raise BadInput(f"impossible tic-tac-toe position {text!r}: X moves first, so X has "
+                       f"as many marks as O or one more (here X {nx}, O {no})")
+    return xs, os_, "x" if nx == no else "o"
+
+
+def draw_tictactoe(cells: list[str]) -> str:
+    """A board of 9 cells (``X``, ``O`` or ``.``), free squares shown by number."""
+    shown = [c if c != "." else str(i + 1) for i, c in enumerate(cells)]
+    rows = [" " + " | ".join(shown[3 * r:3 * r + 3]) for r in range(3)]
+    return "\n---+---+---\n".join(rows)
+
+
 class TicTacToe(Game):
     """Tic-tac-toe: positions are written as 9 characters, row by row.
 
@@ -74,21 +97,8 @@ class TicTacToe(Game):
     def position(self, text: str | None) -> str | None:
         if text is None:
             return None
-        cells = text.strip().lower().replace("/", "")
-        if len(cells) != 9 or set(cells) - set("xo.-_"):
-            raise BadInput(
-                f"malformed tic-tac-toe position {text!r}: give 9 squares "
-                "row by row, each x, o or . (e.g. x...o....)"
-            )
-        xs = sum(1 << i for i, c in enumerate(cells) if c == "x")
-        os_ = sum(1 << i for i, c in enumerate(cells) if c == "o")
-        nx, no = bin(xs).count("1"), bin(os_).count("1")
-        if nx - no not in (0, 1):
-            raise BadInput(
-                f"impossible tic-tac-toe position {text!r}: X moves first, so X has "
-                f"as many marks as O or one more (here X {nx}, O {no})"
-            )
-        return f"ttt({xs},{os_},{'x' if nx == no else 'o'})"
+        xs, os_, mover = read_tictactoe(text)
+        return f"ttt({xs},{os_},{mover})"
 
     @staticmethod
     def _cells(pos: str) -> list[str]:
@@ -100,14 +110,7 @@ class TicTacToe(Game):
 
     def show(self, pos: str) -> str:
         cells = self._cells(pos)
-        if not cells:
-            return pos
-        rows = []
-        for r in range(3):
-            row = [cells[3 * r + c] if cells[3 * r + c] != "." else str(3 * r + c + 1)
-                   for c in range(3)]
-            rows.append(" " + " | ".join(row))
-        return "\n---+---+---\n".join(rows)
+        return draw_tictactoe(cells) if cells else pos
 
     def compact(self, pos: str) -> str:
         """The 9-character form of a position (as ``--position`` takes it)."""
