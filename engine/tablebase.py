@@ -85,11 +85,12 @@ def solve(fen: str) -> dict:
 
     position = read_fen(fen)
     ensure_krk_tablebase()
+    session().use_module("al0/jobs.pl")
     reply = session().ask(
         f"term_string(P, {string(position.term())}), krk_tablebase:dtm(P, D), "
         "krk_tablebase:optimal_line(P, Ms), "
-        "foldl([M, P0-T0, P1-[T|T0]]>>(krk:move_text(P0, M, T), once(krk:legalmove(P0, M, P1))), "
-        "Ms, P-[], Last-Rev), reverse(Rev, Ts), "
+        "al0_jobs:line_texts(krk, P, Ms, Ts), "
+        "foldl([M, P0, P1]>>once(krk:legalmove(P0, M, P1)), Ms, P, Last), "
         "( krk:outcome(Last, R) -> true ; R = none ), "
         "atomic_list_concat(Ts, ' ', Line), format(string(Out), '~w;~w;~w', [D, R, Line])",
         what="solving the position")

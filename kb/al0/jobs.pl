@@ -2,7 +2,9 @@
           [ explain_job/3,              % +Ctx, +PosText, -Json
             play_job/5,                 % +Ctx, +PosText, :Defender, +MaxUsMoves, -Json
             state_job/4,                % +Ctx, +Command, +Arg, -Json
-            random_reply/4              % +Domain, +Pos, -Move, -Pos1
+            random_reply/4,             % +Domain, +Pos, -Move, -Pos1
+            line_texts/4,               % +Domain, +Pos, +Moves, -Texts
+            step_move/2                 % +Step, -Move
           ]).
 
 /** <module> AL0 jobs for the engine: one call, one JSON string back
@@ -125,22 +127,32 @@ play_job(Ctx, PosText, Defender, MaxUsMoves, Json) :-
     Ctx = ctx(_, _, D),
     D:reset_depth(Pos0, Pos),
     play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps),
-    steps_json(Steps, D, Pos, Moves, 0, UsMoves),
-    json_string(json([result=Result, moves=Moves, us_moves=UsMoves]), Json).
+    maplist(step_move, Steps, Moves),
+    line_texts(D, Pos, Moves, Texts),
+    maplist(step_json, Steps, Texts, Json0),
+    aggregate_all(count, member(us(_, _, _), Steps), UsMoves),
+    json_string(json([result=Result, moves=Json0, us_moves=UsMoves]), Json).
 
-steps_json([], _, _, [], N, N).
-steps_json([Step|Steps], D, Pos, [J|Js], N0, N) :-
-    step_move(Step, Move),
-    D:move_text(Pos, Move, Text),
-    once(D:legalmove(Pos, Move, Pos1)),
-    (   Step = us(_, Rule, Advice)
-    ->  J = json([side=us, move=Text, rule=Rule, advice=Advice]), N1 is N0 + 1
-    ;   J = json([side=them, move=Text]), N1 = N0
-    ),
-    steps_json(Steps, D, Pos1, Js, N1, N).
+step_json(us(_, Rule, Advice), Text, json([side=us, move=Text, rule=Rule, advice=Advice])).
+step_json(them(_), Text, json([side=them, move=Text])).
+
+%!  step_move(+Step, -Move) is det.
+%
+%   The move of a step of play_game/6 (ours or theirs).
 
 step_move(us(Move, _, _), Move).
 step_move(them(Move), Move).
+
+%!  line_texts(+Domain, +Pos, +Moves, -Texts) is det.
+%
+%   Texts are the domain's move_text/3 of the moves of a line played
+%   from Pos.
+
+line_texts(_, _, [], []).
+line_texts(D, Pos, [Move|Moves], [Text|Texts]) :-
+    D:move_text(Pos, Move, Text),
+    once(D:legalmove(Pos, Move, Pos1)),
+    line_texts(D, Pos1, Moves, Texts).
 
 %!  random_reply(+Domain, +Pos, -Move, -Pos1) is semidet.
 %

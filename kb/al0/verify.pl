@@ -23,6 +23,7 @@ the engine merges across slices and worker processes.
 
 :- use_module(al0).
 :- use_module('../job_io').
+:- use_module(jobs, [line_texts/4, step_move/2]).
 
 :- meta_predicate
     prepare_starts(1, +, -, -),
@@ -118,12 +119,8 @@ verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
     Acc = acc(N, By, S, M, O, R, Max, H, F).
 
 game_line(ctx(_, _, D), Pos, Steps, Texts) :-
-    foldl([Step, P0-T0, P1-[Text|T0]]>>(
-              ( Step = us(Move, _, _) ; Step = them(Move) ),
-              D:move_text(P0, Move, Text),
-              once(D:legalmove(P0, Move, P1))),
-          Steps, Pos-[], _-Rev),
-    reverse(Rev, Texts).
+    maplist(step_move, Steps, Moves),
+    line_texts(D, Pos, Moves, Texts).
 
 %!  verify_all(+Ctx, +From, +To, +Ok, +MaxUs, -Json) is det.
 %
@@ -164,7 +161,8 @@ verify_all_one(Ctx, Ok, MaxUs, Pos, all(N0, By0, S0, Max0, Sum0, R0),
         Max is max(Max0, Moves), Sum is Sum0 + Moves, R = R0
     ;   Value = fail(Result, Line),
         bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0,
-        line_texts(Ctx, Pos, Line, Texts),
+        Ctx = ctx(_, _, D),
+        line_texts(D, Pos, Line, Texts),
         format(string(PosText), "~q", [Pos]),
         R = [json([position=PosText, result=Result, line=Texts])|R0]
     ).
@@ -220,13 +218,6 @@ worse(fail(R1, L1), fail(R2, L2), F) :-
 
 key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
     D:reset_depth(Pos, Pos0).
-
-line_texts(ctx(_, _, D), Pos, Moves, Texts) :-
-    foldl([Move, P0-T0, P1-[Text|T0]]>>(
-              D:move_text(P0, Move, Text),
-              once(D:legalmove(P0, Move, P1))),
-          Moves, Pos-[], _-Rev),
-    reverse(Rev, Texts).
 
 % ------------------------------------------------------------------
 
