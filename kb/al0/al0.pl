@@ -7,6 +7,7 @@
             us_turn/4,                  % +Ctx, +State0, -Step, -State
             them_turn/5,                % +Ctx, +State0, +Move, +Pos1, -State
             game_over/3,                % +Ctx, +State, -Result
+            state_key/3,                % +Ctx, +State, -Key
             play_game/6                 % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
           ]).
 
@@ -275,12 +276,11 @@ play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps) :-
 play(Ctx, State, _, _, _, Result, []) :-
     game_over(Ctx, State, Result), !.
 play(_, _, _, 0, _, move_limit, []) :- !.
-play(Ctx, State, _, _, Seen, loop, []) :-
-    state_key(Ctx, State, Key),
-    memberchk(Key, Seen), !.
 play(Ctx, State0, Defender, Left, Seen, Result, Steps) :-
     state_key(Ctx, State0, Key),
-    (   us_turn(Ctx, State0, step(Move, Pos1, Rule, Advice, _), State1)
+    (   memberchk(Key, Seen)
+    ->  Result = loop, Steps = []
+    ;   us_turn(Ctx, State0, step(Move, Pos1, Rule, Advice, _), State1)
     ->  Steps = [us(Move, Rule, Advice)|Rest],
         (   game_over(Ctx, State1, Result)
         ->  Rest = []
@@ -294,7 +294,10 @@ play(Ctx, State0, Defender, Left, Seen, Result, Steps) :-
         Steps = []
     ).
 
-% A state repeats when the position (depth aside) and the tree still to
-% follow are the same.
+%!  state_key(+Ctx, +State, -Key) is det.
+%
+%   Key identifies State for loop detection: the position (depth aside)
+%   and the forcing tree still to follow.
+
 state_key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
     D:reset_depth(Pos, Pos0).

@@ -174,32 +174,36 @@ worst(Ctx, State, Ok, _, _, Value) :-
     game_over(Ctx, State, Result), !,
     (   memberchk(Result, Ok) -> Value = ok(0) ; Value = fail(Result, []) ).
 worst(_, _, _, 0, _, fail(move_limit, [])) :- !.
-worst(Ctx, State, _, _, Path, fail(loop, [])) :-
-    key(Ctx, State, Key),
-    memberchk(Key, Path), !.
-worst(Ctx, State, _, _, _, Value) :-
-    key(Ctx, State, Key),
-    term_hash(Key, Hash),
-    memo(Hash, Key, Value), !.
 worst(Ctx, State, Ok, Left, Path, Value) :-
-    key(Ctx, State, Key),
+    state_key(Ctx, State, Key),
+    term_hash(Key, Hash),
+    (   memberchk(Key, Path)
+    ->  Value = fail(loop, [])
+    ;   memo(Hash, Key, Known)
+    ->  Value = Known
+    ;   us_value(Ctx, State, Ok, Left, [Key|Path], Value),
+        % A loop found through an ancestor is a fact about this state
+        % too: the defence that reaches the ancestor again from here
+        % repeats forever.
+        assertz(memo(Hash, Key, Value))
+    ).
+
+% us_value(+Ctx, +State, +Ok, +Left, +Path, -Value): our move from State,
+% then the worst of the opponent's replies.
+us_value(Ctx, State, Ok, Left, Path, Value) :-
     (   us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)
     ->  (   game_over(Ctx, State1, Result)
         ->  (   memberchk(Result, Ok) -> Value = ok(1) ; Value = fail(Result, [Move]) )
         ;   Ctx = ctx(_, _, D),
             findall(Reply-Pos2, D:legalmove(Pos1, Reply, Pos2), Replies),
             Left1 is Left - 1,
-            foldl(reply_value(Ctx, State1, Ok, Left1, [Key|Path]), Replies, ok(0), Worst),
+            foldl(reply_value(Ctx, State1, Ok, Left1, Path), Replies, ok(0), Worst),
             (   Worst = ok(M) -> Value = ok(M1), M1 is M + 1
             ;   Worst = fail(R, Line) -> Value = fail(R, [Move|Line])
             )
         )
     ;   Value = fail(no_advice, [])
-    ),
-    % A loop found through an ancestor is a fact about this state too: the
-    % defence that reaches the ancestor again from here repeats forever.
-    term_hash(Key, Hash),
-    assertz(memo(Hash, Key, Value)).
+    ).
 
 reply_value(Ctx, State1, Ok, Left, Path, Reply-Pos2, Acc, Worse) :-
     them_turn(Ctx, State1, Reply, Pos2, State2),
@@ -215,9 +219,6 @@ worse(F, ok(_), F) :- !.
 worse(fail(R1, L1), fail(R2, L2), F) :-
     length(L1, N1), length(L2, N2),
     (   N2 < N1 -> F = fail(R2, L2) ; F = fail(R1, L1) ).
-
-key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
-    D:reset_depth(Pos, Pos0).
 
 % ------------------------------------------------------------------
 
