@@ -155,6 +155,7 @@ class KRKDomain(Domain):
               "all": "krk_tablebase:start_position(all)"}
     optimal = "krk_tablebase:dtm"
     perfect_defender = "krk_tablebase:perfect_reply"
+    draws_boards = True
 
     def __init__(self, module: str = "krk"):
         super().__init__(module)
@@ -172,6 +173,15 @@ class KRKDomain(Domain):
 
     def people_moves(self, texts: list[str]) -> list[str]:
         return self.start.san_line(texts)
+
+    def optimal_moves(self) -> int | None:
+        from engine.tablebase import optimal_moves
+
+        return optimal_moves(self.start.term())
+
+    def write_boards(self, texts: list[str], directory: str) -> None:
+        """One SVG board per position of a line from the start."""
+        write_svgs(self.start, texts, directory)
 
     def drawing(self, texts: list[str]) -> str:
         return self._board(texts).unicode(borders=True, empty_square="·")

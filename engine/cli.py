@@ -98,23 +98,17 @@ def cmd_play_table(args) -> None:
     from engine.render import game_moves_text
 
     player = _player(args)
-    if args.svg and player.table.domain != "krk":
-        raise BadInput("--svg draws chess boards: it needs a chess table")
+    domain = player.domain
+    if args.svg and not domain.draws_boards:
+        raise BadInput(f"--svg draws chess boards: {domain.module} is not a chess domain")
     defender = args.defender or ("perfect" if player.domain.perfect_defender else "random")
     people = not args.json and defender != "human"
     record = player.play(_position_arg(args), defender, seed=args.seed,
                          move_limit=args.max_moves,
                          say=(lambda _: None) if args.json else print)
-    domain = player.domain
-    optimal = None
-    if player.table.domain == "krk":
-        from engine.tablebase import optimal_moves
-
-        optimal = optimal_moves(domain.start.term())
+    optimal = domain.optimal_moves()
     if args.svg:
-        from engine.chess_io import write_svgs
-
-        write_svgs(domain.start, record.move_texts, args.svg)
+        domain.write_boards(record.move_texts, args.svg)
     if args.json:
         _print_json({"table": player.table.table.name, "result": record.result,
                      "moves": record.moves, "us_moves": record.us_moves,

@@ -29,6 +29,8 @@ class Domain:
     optimal: str = "al0_verify:no_optimal"
     #: the Prolog closure of the perfect defender (None: there is none)
     perfect_defender: str | None = None
+    #: whether ``write_boards(texts, directory)`` draws board pictures
+    draws_boards: bool = False
 
     def __init__(self, module: str):
         self.module = module
@@ -37,9 +39,16 @@ class Domain:
         """The Prolog text of the position a person gave (None: the start)."""
         if text is not None:
             return text
-        return session().ask(
-            f"( catch({atom(self.module)}:initial(P), _, fail) -> format(string(Out), '~q', [P]) "
-            "; Out = '' )", what=f"the initial position of {self.module}") or _no_initial(self)
+        s = session()
+        module = atom(self.module)
+        if s.ask(f"( current_predicate({module}:initial/1) -> Out = yes ; Out = no )") == "no":
+            raise BadInput(f"{self.module} has no initial/1: give a position with --position")
+        return s.ask(f"{module}:initial(P), format(string(Out), '~q', [P])",
+                     what=f"the initial position of {self.module}")
+
+    def optimal_moves(self) -> int | None:
+        """Our optimal number of moves from the start (None: no tablebase knows)."""
+        return None
 
     def people_moves(self, texts: list[str]) -> list[str]:
         """A line of move texts from the start, written for people."""
@@ -59,11 +68,6 @@ class Domain:
     def tree_for_people(self, tree: dict) -> dict:
         """A forcing tree from the start (as the explain job gives it), for people."""
         return tree
-
-
-def _no_initial(domain: Domain) -> str:
-    raise BadInput(f"{domain.module} has no initial/1: give a position with --position")
-
 
 
 class TicTacToeDomain(Domain):
