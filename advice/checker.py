@@ -31,7 +31,6 @@ from .errors import AdviceCheckError, Diagnostic
 
 __all__ = [
     "KBVocabulary",
-    "INTERFACE_PREDICATES",
     "resolve_goal_arity",
     "resolve_move_arity",
     "check",
@@ -39,11 +38,6 @@ __all__ = [
     "uses_matches_module",
     "generates",
 ]
-
-#: Predicates of the AL0 domain interface (kb/README.md); they are not goals.
-INTERFACE_PREDICATES = frozenset(
-    {"legalmove", "to_move", "depth", "reset_depth", "move_constraint", "move_text", "outcome"}
-)
 
 #: Extra arguments after the literal ones: a goal takes Pos (or Pos, Root),
 #: a move constraint Pos, Move, Pos1.
@@ -60,17 +54,20 @@ class KBVocabulary:
     its arities; ``move_constraints`` names the move-constraint predicates
     (the ``move_constraint/1`` facts).  A name may be listed in
     ``move_constraints`` without an entry in ``predicates``; its arity is
-    then not checked.
+    then not checked.  ``interface`` names the predicates of the domain
+    interface (required and declarations, as ``kb/al0/domain.pl`` lists
+    them): they are neither goals nor move constraints.
     """
 
     module: str
     predicates: Mapping[str, frozenset[int]] = field(default_factory=dict)
     move_constraints: frozenset[str] = frozenset()
+    interface: frozenset[str] = frozenset()
 
     def goal_names(self) -> list[str]:
         """Names that can be used as goals (everything but move constraints and the interface)."""
         return sorted(
-            n for n in self.predicates if n not in self.move_constraints and n not in INTERFACE_PREDICATES
+            n for n in self.predicates if n not in self.move_constraints and n not in self.interface
         )
 
 
@@ -87,7 +84,7 @@ def resolve_goal_arity(vocab: KBVocabulary, name: str, nargs: int) -> int | None
     >>> resolve_goal_arity(v, "room", 2) is None
     True
     """
-    if name in vocab.move_constraints or name in INTERFACE_PREDICATES:
+    if name in vocab.move_constraints or name in vocab.interface:
         return None
     arities = vocab.predicates.get(name, frozenset())
     for extra in GOAL_EXTRA_ARGS:
@@ -301,7 +298,7 @@ class _Checker:
                 f"'{name}' is a move constraint, not a goal; move constraints belong in 'us:' and 'them:'",
                 pred.name_span,
             )
-        elif name in INTERFACE_PREDICATES:
+        elif name in vocab.interface:
             self.error(f"'{name}' is part of the domain interface, not a goal predicate", pred.name_span)
         elif name in vocab.predicates:
             arities = sorted(vocab.predicates[name])
@@ -367,7 +364,7 @@ class _Checker:
                     f"the knowledge base defines {defined}, {allowed}",
                     pred.span,
                 )
-        elif name in vocab.predicates and name not in INTERFACE_PREDICATES:
+        elif name in vocab.predicates and name not in vocab.interface:
             self.error(
                 f"'{name}' is a goal predicate, not a move constraint; "
                 "goals belong in 'if', 'better:' and 'holding:'",

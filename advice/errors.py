@@ -122,10 +122,21 @@ class AdviceError(Exception):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         self.source = source
 
+    def __reduce__(self):
+        # pickled by its fields, so that it crosses to and from worker processes
+        return (_rebuild, (type(self), self.__dict__))
+
     def __str__(self) -> str:
         if not self.diagnostics:
             return self.message
         return "\n".join(d.render(self.source) for d in self.diagnostics)
+
+
+def _rebuild(cls: type, fields: dict) -> AdviceError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, fields["message"])
+    error.__dict__.update(fields)
+    return error
 
 
 class AdviceFileError(AdviceError):

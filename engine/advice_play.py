@@ -2,10 +2,10 @@
 
 >>> from engine.tables import load_table
 >>> from engine.advice_play import AdvicePlayer
->>> player = AdvicePlayer(load_table("kb/games/tictactoe.adv"))   # doctest: +SKIP
->>> player.explain().chosen                                        # doctest: +SKIP
+>>> player = AdvicePlayer(load_table("my_table.adv"))     # doctest: +SKIP
+>>> player.explain().chosen                                # doctest: +SKIP
 'centre'
->>> player.choose("x...o....").move                              # doctest: +SKIP
+>>> player.choose("x...o....").move                        # doctest: +SKIP
 '2'
 """
 
@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.domains import Domain, domain_for
+from engine.domains import Domain, Position, Start, describe
 from engine.games import BadInput
 from engine.prolog import atom, integer, session, string
 from engine.tables import LoadedTable
@@ -51,13 +51,18 @@ class Choice:
 
 @dataclass
 class GameRecord:
-    """A game the table played: moves for people, with rule and advice for ours."""
+    """A game the table played from ``start``: moves for people, with rule
+    and advice for ours, the positions reached, and our optimal count
+    from the start where it is known."""
 
+    start: Start
     result: str
     moves: list[str] = field(default_factory=list)
     sides: list[str] = field(default_factory=list)
     reasons: list[tuple[str, str] | None] = field(default_factory=list)
     move_texts: list[str] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
+    optimal: int | None = None
 
     @property
     def us_moves(self) -> int:
@@ -71,84 +76,93 @@ class AdvicePlayer:
     def __init__(self, table: LoadedTable, mode: str = "compiled"):
         self.table = table
         self.ctx = table.context(mode)
-        self.domain: Domain = domain_for(table.domain)
-        s = session()
-        s.use_module("al0/jobs.pl")
+        self.domain: Domain = describe(table.domain)
 
-    def explain(self, position: str | None = None) -> Explanation:
+    def start(self, position: str | None = None, *, fen: str | None = None) -> Start:
+        """Where the table starts: a position as the domain reads it, a FEN
+        for a chess domain, or the domain's initial position. The table
+        plays us, so us must be to move there."""
+        start = self.domain.start(position, fen=fen)
+        if start.position.to_move != "us":
+            if start.chess is not None:
+                turn = "White" if start.chess.board.turn else "Black"
+                raise BadInput(f"it is {turn}'s turn in {start.chess.board.fen()}, and the "
+                               f"table {self.table.table.name} moves for the other side "
+                               f"({self.domain.chess})")
+            raise BadInput(f"the table {self.table.table.name} moves for us, and at "
+                           f"{start.position.text} it is not our move ({self.domain.module})")
+        return start
+
+    def explain(self, position: str | None = None, *, fen: str | None = None) -> Explanation:
         """Consult the table at ``position`` (None: the domain's start)."""
-        pos = self.domain.position(position)
+        start = self.start(position, fen=fen)
         data = json.loads(session().ask(
-            f"al0_jobs:explain_job({self.ctx}, {string(pos)}, Out)",
+            f"al0_jobs:explain_job({self.ctx}, {string(start.position.term)}, Out)",
             what=f"explaining table {self.table.table.name}"))
         for report in data["advice"]:
             if "tree" in report:
-                report["tree"] = self.domain.tree_for_people(report["tree"])
+                report["tree"] = self.domain.tree_for_people(start, report["tree"])
         return Explanation(data["rules"], data["rule"], data["advice"], data["chosen"])
 
-    def choose(self, position: str | None = None) -> Choice | None:
+    def choose(self, position: str | None = None, *, fen: str | None = None) -> Choice | None:
         """The table's move at ``position`` (None: the domain's start).
 
         Returns the rule, the piece of advice and the move (for people),
         or None when no advice applies.
         """
-        e = self.explain(position)
+        e = self.explain(position, fen=fen)
         for report in e.advice:
             if report["status"] == "satisfiable":
                 return Choice(e.rule, report["name"], report["tree"]["us"], report["tree"])
         return None
 
     def play(self, position: str | None = None, defender: str = "perfect", *,
-             seed: int = 0, move_limit: int = DEFAULT_MOVE_LIMIT,
+             fen: str | None = None, seed: int = 0, move_limit: int = DEFAULT_MOVE_LIMIT,
              ask: Callable[[str], str] | None = None,
              say: Callable[[str], None] = lambda _: None) -> GameRecord:
         """Play the table from ``position`` against ``defender``.
 
-        ``perfect`` (the KRK tablebase's longest resistance) and
-        ``random`` (seeded) run as one Prolog job; ``human`` asks a
-        person for each reply through ``ask`` (refusing bad input with the
-        reason) and reports through ``say``.
+        ``perfect`` (the domain's own, or the search solver's longest
+        resistance) and ``random`` (seeded) run as one Prolog job;
+        ``human`` asks a person for each reply through ``ask`` (refusing
+        bad input with the reason) and reports through ``say``.
         """
         if defender not in DEFENDERS:
             raise BadInput(f"unknown defender {defender!r}: choose {', '.join(DEFENDERS)}")
-        pos = self.domain.position(position)
+        start = self.start(position, fen=fen)
+        self.domain.prepare()
         if defender == "human":
-            return self._play_with_person(pos, ask or input, say, move_limit)
-        closure = self._defender_closure(defender)
+            return self._play_with_person(start, ask or input, say, move_limit)
         goal = (f"set_random(seed({integer(seed)})), "
-                f"al0_jobs:play_job({self.ctx}, {string(pos)}, {closure}, "
-                f"{integer(move_limit)}, Out)")
+                f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
+                f"{atom(defender)}, {integer(move_limit)}, Out)")
         data = json.loads(session().ask(goal, what=f"playing table {self.table.table.name}"))
         texts = [m["move"] for m in data["moves"]]
         return GameRecord(
-            result=data["result"], moves=self.domain.people_moves(texts),
+            start=start, result=data["result"], moves=self.domain.people_moves(start, texts),
             sides=[m["side"] for m in data["moves"]],
             reasons=[(m["rule"], m["advice"]) if m["side"] == "us" else None
                      for m in data["moves"]],
-            move_texts=texts)
+            move_texts=texts,
+            positions=[Position.from_json(m["position"]) for m in data["moves"]],
+            optimal=data["optimal"])
 
-    def _defender_closure(self, defender: str) -> str:
-        if defender == "perfect":
-            if self.domain.perfect_defender is None:
-                raise BadInput("the perfect defender needs a tablebase: there is one for "
-                               f"chess/krk tables, none for {self.table.domain}")
-            from engine.tablebase import ensure_krk_tablebase
+    def drawing(self, record: GameRecord, plies: int) -> str:
+        """The picture of the position after the first ``plies`` moves of a game."""
+        reached = record.positions[plies - 1] if plies else None
+        return self.domain.drawing(record.start, record.move_texts[:plies], reached)
 
-            ensure_krk_tablebase()
-            return self.domain.perfect_defender
-        return f"al0_jobs:random_reply({atom(self.table.domain)})"
-
-    def _play_with_person(self, pos, ask, say, move_limit) -> GameRecord:
+    def _play_with_person(self, start: Start, ask, say, move_limit) -> GameRecord:
         s = session()
-        record = GameRecord(result="unfinished")
 
         def turn(command: str, arg: str = "") -> dict:
             return json.loads(s.ask(
                 f"al0_jobs:state_job({self.ctx}, {command}, {string(arg)}, Out)",
                 what="a move of the table"))
 
-        state = turn("start", pos)
-        say(self.domain.drawing([]))
+        state = turn("start", start.position.term)
+        record = GameRecord(start=start, result="unfinished", optimal=state["optimal"])
+        say(self.drawing(record, 0))
         while state["over"] is None:
             if record.us_moves >= move_limit:
                 record.result = "move_limit"
@@ -157,9 +171,9 @@ class AdvicePlayer:
             if state["move"] is None:
                 record.result = "no_advice"
                 return record
-            self._record(record, "us", state["move"], (state["rule"], state["advice"]))
+            self._record(record, state, "us", state["move"], (state["rule"], state["advice"]))
             say(f"{record.us_moves}. {record.moves[-1]}  [{state['rule']} / {state['advice']}]")
-            say(self.domain.drawing(record.move_texts))
+            say(self.drawing(record, len(record.move_texts)))
             if state["over"] is not None:
                 break
             while True:
@@ -169,7 +183,7 @@ class AdvicePlayer:
                     record.result = "abandoned"
                     return record
                 try:
-                    move = self.domain.read_move(text, record.move_texts, state["moves"])
+                    move = self.domain.read_move(start, record.move_texts, text)
                 except BadInput as refusal:
                     say(f"Refused: {refusal}")
                     continue
@@ -177,14 +191,19 @@ class AdvicePlayer:
                 if reply["legal"]:
                     state = reply
                     break
-                say(f"Refused: {text.strip()!r} is not a legal move here")
-            self._record(record, "them", move, None)
-            say(self.domain.drawing(record.move_texts))
+                say(f"Refused: {reply['reason'] or self._not_legal(text, state['moves'])}")
+            self._record(record, state, "them", move, None)
+            say(self.drawing(record, len(record.move_texts)))
         record.result = state["over"]
         return record
 
-    def _record(self, record: GameRecord, side: str, text: str, reason) -> None:
+    @staticmethod
+    def _not_legal(typed: str, legal: list[str]) -> str:
+        return f"{typed.strip()!r} is not a legal move here: {', '.join(legal)}"
+
+    def _record(self, record: GameRecord, state: dict, side: str, text: str, reason) -> None:
         record.move_texts.append(text)
         record.sides.append(side)
         record.reasons.append(reason)
-        record.moves = self.domain.people_moves(record.move_texts)
+        record.positions.append(Position.from_json(state["position"]))
+        record.moves = self.domain.people_moves(record.start, record.move_texts)

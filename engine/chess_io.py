@@ -1,67 +1,104 @@
 """Chess input and output through python-chess: FEN in, SAN out, boards.
 
-The KRK knowledge base works on ``krk(Side, WK, WR, BK, Depth)`` terms
-with python-chess's square numbers; this module builds them from a
-checked :class:`chess.Board` (never by parsing FEN by hand) and turns the
-UCI move texts Prolog gives back into SAN on the real board.
+Used for the domains that declare themselves chess (``chess_material/2``
+in Prolog). A domain's positions are built in Prolog from a list of
+pieces that python-chess read from a checked FEN (never by parsing FEN
+by hand), and the UCI move texts Prolog gives back become SAN on the
+real board.
 
-A position with Black holding king and rook against the white king is
-taken too: it is mirrored (colours swapped, board flipped) for the
-knowledge base, and every move is mirrored back for people.
+A domain has its own colours (``chess_material('KR', 'K')``: White has
+king and rook). A FEN with the material the other way round is mirrored
+(colours swapped, board flipped) for the domain, and every move and
+board is mirrored back for people.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import chess
 import chess.svg
 
-from engine.domains import Domain
 from engine.games import BadInput
+from engine.prolog import atom, integer
 
-DEFAULT_FEN = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+COLOUR_LETTER = {chess.WHITE: "w", chess.BLACK: "b"}
+LETTER_COLOUR = {"w": chess.WHITE, "b": chess.BLACK}
 
 
 @dataclass(frozen=True)
-class KRKPosition:
-    """A checked KRK position: the board as given and the KB's view of it."""
+class ChessMaterial:
+    """The material of a chess domain in its own colours, e.g. ``KR`` against ``K``."""
+
+    white: str
+    black: str
+
+    def matches(self, white: str, black: str) -> bool:
+        """Whether pieces ``white`` and ``black`` (letters) are this material."""
+        return sorted(white) == sorted(self.white) and sorted(black) == sorted(self.black)
+
+    def __str__(self) -> str:
+        return f"{self.white} against {self.black}"
+
+
+@dataclass(frozen=True)
+class ChessBoard:
+    """A checked board as a person gave it, and whether the domain sees it
+    mirrored (colours swapped, ranks flipped)."""
 
     board: chess.Board
-    mirrored: bool
+    mirrored: bool = False
+
+    @classmethod
+    def of_position(cls, board_json: dict) -> "ChessBoard":
+        """The board of a domain's position, as ``chess_board/3`` describes it."""
+        board = chess.Board(None)
+        board.set_piece_map({square: chess.Piece(chess.Piece.from_symbol(letter).piece_type,
+                                                 LETTER_COLOUR[colour])
+                             for colour, letter, square in board_json["pieces"]})
+        board.turn = LETTER_COLOUR[board_json["turn"]]
+        return cls(board)
 
     @property
-    def kb_board(self) -> chess.Board:
-        """The board as the knowledge base sees it (White has the rook)."""
+    def domain_board(self) -> chess.Board:
+        """The board in the domain's colours."""
         return self.board.mirror() if self.mirrored else self.board
 
-    def term(self) -> str:
-        """The Prolog text of the position (depth 0)."""
-        b = self.kb_board
-        wk, bk = b.king(chess.WHITE), b.king(chess.BLACK)
-        wr = next(iter(b.pieces(chess.ROOK, chess.WHITE)))
-        side = "w" if b.turn == chess.WHITE else "b"
-        return f"krk({side},{wk},{wr},{bk},0)"
+    def given_term(self) -> str:
+        """The Prolog term ``board(Turn, Pieces)`` of the domain's board
+        (built from python-chess's data, never from a person's text)."""
+        b = self.domain_board
+        pieces = ", ".join(
+            f"piece({COLOUR_LETTER[p.color]}, {atom(chess.piece_symbol(p.piece_type))}, "
+            f"{integer(square)})"
+            for square, p in sorted(b.piece_map().items()))
+        return f"board({COLOUR_LETTER[b.turn]}, [{pieces}])"
 
     def move(self, uci: str) -> chess.Move:
-        """A move text from the KB as a move on the board as given."""
+        """A move text of the domain as a move on the board as given."""
         move = chess.Move.from_uci(uci)
         if self.mirrored:
             move = chess.Move(chess.square_mirror(move.from_square),
-                              chess.square_mirror(move.to_square))
+                              chess.square_mirror(move.to_square), move.promotion)
         return move
 
-    def uci_for_kb(self, move: chess.Move) -> str:
-        """A move on the board as given, as the KB's move text."""
+    def domain_uci(self, move: chess.Move) -> str:
+        """A move on the board as given, as the domain's move text."""
         if self.mirrored:
             move = chess.Move(chess.square_mirror(move.from_square),
-                              chess.square_mirror(move.to_square))
+                              chess.square_mirror(move.to_square), move.promotion)
         return move.uci()
 
+    def after(self, ucis: list[str]) -> chess.Board:
+        """The board after a line of the domain's move texts."""
+        board = self.board.copy()
+        for uci in ucis:
+            board.push(self.move(uci))
+        return board
+
     def san_line(self, ucis: list[str]) -> list[str]:
-        """SAN of a line of KB move texts played from this position."""
+        """SAN of a line of the domain's move texts played from this board."""
         board = self.board.copy()
         sans = []
         for uci in ucis:
@@ -70,59 +107,84 @@ class KRKPosition:
             board.push(move)
         return sans
 
+    def read_move(self, played: list[str], typed: str) -> str:
+        """The domain's move text for a move a person typed (SAN or UCI)
+        after the line ``played``; raises :class:`BadInput`."""
+        board = self.after(played)
+        typed = typed.strip()
+        try:
+            move = board.parse_san(typed)
+        except ValueError:
+            try:
+                move = board.parse_uci(typed.lower())
+            except ValueError:
+                sans = ", ".join(sorted(board.san(m) for m in board.legal_moves))
+                raise BadInput(f"{typed!r} is not a legal move here (in SAN or UCI): "
+                               f"legal moves are {sans}") from None
+        return self.domain_uci(move)
 
-def read_fen(fen: str, *, white_to_move: bool | None = None) -> KRKPosition:
-    """Check a FEN as a KRK position; raise :class:`BadInput` saying what is wrong.
+    def san_tree(self, tree: dict) -> dict:
+        """A forcing tree of move texts from this board, in SAN."""
+        return _san_tree(self, self.board.copy(), tree)
 
-    ``white_to_move`` (when not None) demands that the side with the rook
-    is (True) or is not (False) to move.
-    """
+    def write_svgs(self, ucis: list[str], directory: str | Path) -> list[Path]:
+        """One SVG board per position of a line (the start included), numbered."""
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        board = self.board.copy()
+        paths = []
+        for i in range(len(ucis) + 1):
+            last = board.peek() if board.move_stack else None
+            path = out / f"{i:03d}.svg"
+            path.write_text(chess.svg.board(board, lastmove=last, size=360))
+            paths.append(path)
+            if i < len(ucis):
+                board.push(self.move(ucis[i]))
+        return paths
+
+
+def _pieces(board: chess.Board) -> dict[chess.Color, str]:
+    return {c: "".join(sorted((p.symbol().upper() for p in board.piece_map().values()
+                               if p.color == c), key="KQRBNP".index))
+            for c in (chess.WHITE, chess.BLACK)}
+
+
+def material_matches(fen: str, material: ChessMaterial) -> bool:
+    """Whether ``fen`` has ``material`` in either colours (False when malformed)."""
+    try:
+        pieces = _pieces(chess.Board(fen))
+    except ValueError:
+        return False
+    return (material.matches(pieces[chess.WHITE], pieces[chess.BLACK])
+            or material.matches(pieces[chess.BLACK], pieces[chess.WHITE]))
+
+
+def read_fen(fen: str, material: ChessMaterial) -> ChessBoard:
+    """Check a FEN as a position of a domain with ``material``; raise
+    :class:`BadInput` saying what is wrong."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
         raise BadInput(f"malformed FEN {fen!r}: {error}") from None
-    pieces = board.piece_map().values()
-    by_colour = {c: sorted(p.symbol().upper() for p in pieces if p.color == c)
-                 for c in (chess.WHITE, chess.BLACK)}
-    if by_colour[chess.WHITE] == ["K", "R"] and by_colour[chess.BLACK] == ["K"]:
+    if board.castling_rights:
+        raise BadInput(f"FEN {fen!r} gives castling rights ({board.castling_xfen()}); "
+                       "endgames here have none: write - in the castling field")
+    pieces = _pieces(board)
+    if material.matches(pieces[chess.WHITE], pieces[chess.BLACK]):
         mirrored = False
-    elif by_colour[chess.BLACK] == ["K", "R"] and by_colour[chess.WHITE] == ["K"]:
+    elif material.matches(pieces[chess.BLACK], pieces[chess.WHITE]):
         mirrored = True
     else:
-        material = (f"White {''.join(by_colour[chess.WHITE]) or 'nothing'}, "
-                    f"Black {''.join(by_colour[chess.BLACK]) or 'nothing'}")
-        raise BadInput(f"FEN {fen!r} is not king and rook against king ({material})")
+        raise BadInput(f"FEN {fen!r} is not {material} (White "
+                       f"{pieces[chess.WHITE] or 'nothing'}, Black "
+                       f"{pieces[chess.BLACK] or 'nothing'})")
     if not board.is_valid():
         raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board.status())}")
     if board.is_checkmate():
         raise BadInput(f"FEN {fen!r}: the position is already checkmate")
     if board.is_stalemate():
         raise BadInput(f"FEN {fen!r}: the position is already stalemate")
-    position = KRKPosition(board, mirrored)
-    rook_side_to_move = position.kb_board.turn == chess.WHITE
-    if white_to_move is not None and rook_side_to_move != white_to_move:
-        stronger = "Black" if mirrored else "White"
-        raise BadInput(
-            f"FEN {fen!r}: {'the side with the rook' if white_to_move else 'the lone king'} "
-            f"must be to move here; it is {'Black' if board.turn == chess.BLACK else 'White'}'s "
-            f"turn ({stronger} has the rook)")
-    return position
-
-
-_TERM = re.compile(r"krk\((w|b),(\d+),(\d+),(\d+),\d+\)")
-
-
-def board_of_term(term: str) -> chess.Board:
-    """The board of a ``krk(Side, WK, WR, BK, Depth)`` term with the rook on it."""
-    m = _TERM.fullmatch(term.replace(" ", ""))
-    if not m:
-        raise ValueError(f"not a KRK position term: {term!r}")
-    board = chess.Board(None)
-    board.set_piece_map({int(m[2]): chess.Piece(chess.KING, chess.WHITE),
-                         int(m[3]): chess.Piece(chess.ROOK, chess.WHITE),
-                         int(m[4]): chess.Piece(chess.KING, chess.BLACK)})
-    board.turn = chess.WHITE if m[1] == "w" else chess.BLACK
-    return board
+    return ChessBoard(board, mirrored)
 
 
 def _status_words(status: chess.Status) -> str:
@@ -131,85 +193,7 @@ def _status_words(status: chess.Status) -> str:
     return ", ".join(words) or "invalid"
 
 
-def write_svgs(position: KRKPosition, ucis: list[str], directory: str | Path) -> list[Path]:
-    """One SVG board per position of a line (the start included), numbered."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    board = position.board.copy()
-    paths = []
-    for i in range(len(ucis) + 1):
-        last = board.peek() if board.move_stack else None
-        path = out / f"{i:03d}.svg"
-        path.write_text(chess.svg.board(board, lastmove=last, size=360))
-        paths.append(path)
-        if i < len(ucis):
-            board.push(position.move(ucis[i]))
-    return paths
-
-
-class KRKDomain(Domain):
-    """King and rook against king: positions given as FEN."""
-
-    success = ("mate",)
-    starts = {"canonical": "krk_tablebase:start_position(canonical)",
-              "all": "krk_tablebase:start_position(all)"}
-    optimal = "krk_tablebase:dtm"
-    perfect_defender = "krk_tablebase:perfect_reply"
-    draws_boards = True
-
-    def __init__(self, module: str = "krk"):
-        super().__init__(module)
-        self.start = read_fen(DEFAULT_FEN, white_to_move=True)
-
-    def position(self, text: str | None) -> str:
-        self.start = read_fen(text or DEFAULT_FEN, white_to_move=True)
-        return self.start.term()
-
-    def _board(self, texts: list[str]) -> chess.Board:
-        board = self.start.board.copy()
-        for uci in texts:
-            board.push(self.start.move(uci))
-        return board
-
-    def people_moves(self, texts: list[str]) -> list[str]:
-        return self.start.san_line(texts)
-
-    def optimal_moves(self) -> int | None:
-        from engine.tablebase import optimal_moves
-
-        return optimal_moves(self.start.term())
-
-    def write_boards(self, texts: list[str], directory: str) -> None:
-        """One SVG board per position of a line from the start."""
-        write_svgs(self.start, texts, directory)
-
-    def drawing(self, texts: list[str]) -> str:
-        return self._board(texts).unicode(borders=True, empty_square="·")
-
-    def read_move(self, text: str, played: list[str], legal: list[str]) -> str:
-        board = self._board(played)
-        text = text.strip()
-        try:
-            move = board.parse_san(text)
-        except ValueError:
-            try:
-                move = board.parse_uci(text.lower())
-            except ValueError:
-                sans = ", ".join(sorted(board.san(m) for m in board.legal_moves))
-                raise BadInput(f"{text!r} is not a legal move here (in SAN or UCI): "
-                               f"legal moves are {sans}") from None
-        return self.start.uci_for_kb(move)
-
-    def tree_for_people(self, tree: dict) -> dict:
-        return _san_tree(self.start, self.start.board.copy(), tree)
-
-    def failure_for_people(self, term: str, ucis: list[str]) -> dict:
-        """A verifier's failing start (a krk/5 term) as FEN, its line in SAN."""
-        position = KRKPosition(board_of_term(term), mirrored=False)
-        return {"fen": position.board.fen(), "line": position.san_line(ucis)}
-
-
-def _san_tree(position: KRKPosition, board: chess.Board, node: dict) -> dict:
+def _san_tree(position: ChessBoard, board: chess.Board, node: dict) -> dict:
     if "us" in node:
         move = position.move(node["us"])
         san = board.san(move)

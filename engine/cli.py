@@ -15,7 +15,7 @@ import sys
 from typing import Callable, Sequence
 
 from advice.errors import AdviceError
-from engine.games import GAMES, BadInput
+from engine.games import BadInput
 from engine.prolog import EngineError
 
 EXIT_BAD_INPUT = 2
@@ -30,11 +30,14 @@ def _print_json(data) -> None:
 
 
 def cmd_games(args) -> None:
+    from engine.games import shipped_games
+
+    games = shipped_games()
     if args.json:
         _print_json({"games": [{"name": g.name, "description": g.description}
-                               for g in GAMES.values()]})
+                               for g in games]})
         return
-    for g in GAMES.values():
+    for g in games:
         print(f"{g.name:12} {g.description}")
 
 
@@ -49,17 +52,13 @@ def cmd_search(args) -> None:
     if args.json:
         _print_json(result.as_dict())
         return
-    from engine.search import resolve_game
-
-    game = resolve_game(args.game or "", args.kb)
-    print(game.show(result.position))
+    print(result.drawing)
     print()
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
     print(f"{result.algo} {depth}: value {result.value}")
     print(f"best move: {result.move or '(none: the game is over)'}")
-    if len(result.line) > 1:
-        moves = [game.move_label(a, b) for a, b in zip(result.line, result.line[1:])]
-        print(f"principal variation: {', '.join(moves)}")
+    if result.moves:
+        print(f"principal variation: {', '.join(result.moves)}")
     print(f"positions visited: {result.nodes:,} in {result.seconds:.3f} s")
 
 
@@ -75,12 +74,6 @@ def cmd_play(args) -> None:
                        say=(lambda _: None) if args.json else print)
     if args.json:
         _print_json({"game": game.name, "moves": record.moves, "result": record.result})
-
-
-def _position_arg(args) -> str | None:
-    if getattr(args, "fen", None) and getattr(args, "position", None):
-        raise BadInput("give --fen or --position, not both")
-    return getattr(args, "fen", None) or getattr(args, "position", None)
 
 
 def _player(args):
@@ -99,33 +92,32 @@ def cmd_play_table(args) -> None:
 
     player = _player(args)
     domain = player.domain
-    if args.svg and not domain.draws_boards:
+    if args.svg and not domain.is_chess:
         raise BadInput(f"--svg draws chess boards: {domain.module} is not a chess domain")
-    defender = args.defender or ("perfect" if player.domain.perfect_defender else "random")
+    defender = args.defender or ("perfect" if domain.perfect == "domain" else "random")
     people = not args.json and defender != "human"
-    record = player.play(_position_arg(args), defender, seed=args.seed,
+    record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
                          move_limit=args.max_moves,
                          say=(lambda _: None) if args.json else print)
-    optimal = domain.optimal_moves()
     if args.svg:
-        domain.write_boards(record.move_texts, args.svg)
+        record.start.chess.write_svgs(record.move_texts, args.svg)
     if args.json:
         _print_json({"table": player.table.table.name, "result": record.result,
                      "moves": record.moves, "us_moves": record.us_moves,
-                     "optimal": optimal,
+                     "optimal": record.optimal,
                      "reasons": [{"rule": r[0], "advice": r[1]} if r else None
                                  for r in record.reasons]})
         return
     if people:
-        print(domain.drawing([]))
+        print(player.drawing(record, 0))
         for i, (move, side, reason) in enumerate(zip(record.moves, record.sides,
                                                      record.reasons)):
             who = f"[{reason[0]} / {reason[1]}]" if side == "us" else "(defender)"
             print(f"\n{(i // 2) + 1}.{'' if side == 'us' else '..'} {move}  {who}")
-            print(domain.drawing(record.move_texts[:i + 1]))
+            print(player.drawing(record, i + 1))
         print()
         print(game_moves_text(record))
-    compare = f" (optimal: {optimal})" if optimal is not None else ""
+    compare = f" (optimal: {record.optimal})" if record.optimal is not None else ""
     print(f"\nresult: {record.result.replace('_', ' ')} after {record.us_moves} "
           f"moves of the table{compare}")
     if args.svg:
@@ -163,7 +155,7 @@ def cmd_explain(args) -> None:
     from engine.render import explanation_text
 
     player = _player(args)
-    explanation = player.explain(_position_arg(args))
+    explanation = player.explain(args.position, fen=args.fen)
     if args.dot or args.svg:
         from engine.dot import write_tree_pictures
 
@@ -178,38 +170,43 @@ def cmd_explain(args) -> None:
 
 
 def cmd_solve(args) -> None:
-    from engine.tablebase import solve
+    from engine.tables import chess_domain_for, load_domain
 
-    answer = solve(args.fen)
+    domain = load_domain(args.kb) if args.kb else chess_domain_for(args.fen)
+    start = domain.start(fen=args.fen)
+    domain.prepare()
+    answer = domain.solve(start)
     if args.json:
-        _print_json({"fen": args.fen, **answer})
+        _print_json({"fen": args.fen, "domain": domain.module, **answer})
         return
-    if answer["dtm"] is None:
-        print(f"draw: {answer['result'].replace('_', ' ')}")
+    if answer["optimal"] is None:
+        print(f"no forced win: {(answer['result'] or 'unfinished').replace('_', ' ')}")
     else:
-        print(f"mate in {answer['dtm']}")
+        print(f"mate in {answer['optimal']}" if domain.is_chess
+              else f"success in {answer['optimal']}")
     print(" ".join(answer["moves"]))
 
 
 def cmd_tablebase(args) -> None:
-    if args.endgame != "krk":
-        raise BadInput(f"no tablebase for {args.endgame!r}: the endgames are krk")
-    from engine.tablebase import ensure_krk_tablebase, krk_statistics
+    from engine.tables import load_domain
 
-    if args.rebuild:
-        ensure_krk_tablebase(rebuild=True)
-    stats = krk_statistics()
+    domain = load_domain(args.kb)
+    prepared = domain.prepare(rebuild=args.rebuild)
+    stats = {**domain.tablebase_statistics(), "source": prepared.source,
+             "seconds": prepared.seconds}
     if args.json:
         _print_json(stats)
         return
-    print(f"KRK tablebase ({stats['source']}, {stats['seconds']:.2f} s)")
-    print(f"  White to move: {stats['wtm_positions']:,} positions, longest mate "
-          f"{stats['max_dtm']} moves")
-    print(f"  Black to move: {stats['btm_positions']:,} positions")
-    print("  Black to move, one per symmetry class (as krkopt.data):")
-    keys = [str(k) for k in range(17)] + ["draw"]
-    print("    " + " ".join(f"{k:>5}" for k in keys))
-    print("    " + " ".join(f"{stats['btm_canonical'].get(k, 0):>5}" for k in keys))
+    print(f"{domain.module} tablebase ({prepared.source}, {prepared.seconds:.2f} s)")
+    for key, value in stats.items():
+        if isinstance(value, dict):
+            keys = sorted(value, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else k))
+            print(f"  {key.replace('_', ' ')}:")
+            print("    " + " ".join(f"{k:>6}" for k in keys))
+            print("    " + " ".join(f"{value[k]:>6}" for k in keys))
+        elif key not in ("source", "seconds"):
+            print(f"  {key.replace('_', ' ')}: {value:,}" if isinstance(value, int)
+                  else f"  {key.replace('_', ' ')}: {value}")
 
 
 def cmd_verify(args) -> None:
@@ -263,15 +260,14 @@ class _progress_bar:
 
 
 def cmd_demo(args) -> None:
-    from engine.chess_io import DEFAULT_FEN
-    from engine.prolog import kb_path
+    from engine.tables import shipped_demo
 
-    print("Bratko's King-and-Rook-versus-King advice table (kb/chess/krk.adv) plays White")
-    print(f"from {DEFAULT_FEN} against a perfect defender (our own tablebase).\n")
+    table, description = shipped_demo()
+    if not args.json:
+        print(description + "\n")
     cmd_play_table(argparse.Namespace(
-        game=str(kb_path("chess/krk.adv")), fen=DEFAULT_FEN, position=None,
-        defender="perfect", seed=0, max_moves=100, svg=None, mode="compiled",
-        json=args.json))
+        game=str(table), fen=None, position=None, defender="perfect", seed=0,
+        max_moves=100, svg=None, mode="compiled", json=args.json))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -304,10 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first", choices=["human", "machine"], default="human",
                    help="games: who moves first (default: human)")
     _search_options(p)
-    p.add_argument("--fen", help="tables: the chess position to start from")
+    p.add_argument("--fen", help="tables of a chess domain: the position to start from")
     p.add_argument("--defender", choices=["perfect", "random", "human"],
                    help="tables: who answers the table's moves (default: perfect where "
-                   "there is a tablebase, else random)")
+                   "the domain has its own perfect defender, else random)")
     p.add_argument("--seed", type=int, default=0, help="the random defender's seed")
     p.add_argument("--max-moves", type=int, default=100,
                    help="tables: stop after this many moves of the table")
@@ -323,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("explain", cmd_explain, "show which rule and advice a table chooses, and why")
     p.add_argument("table", help="the table, FILE.adv")
     p.add_argument("--position", help="the position (default: the domain's start)")
-    p.add_argument("--fen", help="the chess position")
+    p.add_argument("--fen", help="the position, for a chess domain")
     p.add_argument("--dot", metavar="FILE", help="write the forcing tree as Graphviz DOT")
     p.add_argument("--svg", metavar="FILE", help="draw the forcing tree as SVG (needs dot)")
     _mode_option(p)
@@ -332,10 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
             "how, and how well, it wins")
     p.add_argument("table", help="the table, FILE.adv")
     p.add_argument("--defender", choices=["perfect", "all", "random"], default="perfect",
-                   help="perfect: the tablebase's longest resistance; all: every defence "
+                   help="perfect: the longest resistance (the domain's own, or found by "
+                   "search); all: every defence "
                    "(the worst case); random: seeded random replies")
-    p.add_argument("--positions", help="which start positions (krk: canonical, the "
-                   "default, or all; tic-tac-toe: both-seats, first-seat, second-seat)")
+    p.add_argument("--positions", help="which set of start positions the domain declares "
+                   "(default: its first)")
     p.add_argument("--sample", type=int, metavar="N", help="verify N positions drawn at random")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample and of --defender random")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -343,11 +340,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a game longer than this many moves of the table fails")
     _mode_option(p)
 
-    p = add("solve", cmd_solve, "the optimal line of a KRK position, from the tablebase")
+    p = add("solve", cmd_solve, "the optimal line of a chess endgame position, from the "
+            "domain's tablebase or search")
     p.add_argument("--fen", required=True, help="the position")
+    p.add_argument("--kb", help="the chess domain (a knowledge base as a table's `uses` "
+                   "names it; default: the shipped one with the FEN's material)")
 
-    p = add("tablebase", cmd_tablebase, "build (once) and describe an endgame tablebase")
-    p.add_argument("endgame", help="krk")
+    p = add("tablebase", cmd_tablebase, "build (once) and describe a domain's tablebase")
+    p.add_argument("kb", metavar="KB", help="the knowledge base, as a table's `uses` names "
+                   "it: folder/name under kb/, a bare name, or a .pl file")
     p.add_argument("--rebuild", action="store_true", help="compute it again")
 
     add("demo", cmd_demo, "the demonstration `make demo` runs")

@@ -1,121 +1,214 @@
-"""How people write and read the positions and moves of each AL0 domain.
+"""What an AL0 domain says about itself, read from Prolog.
 
-A :class:`Domain` turns a person's position into the Prolog text of the
-domain's position term, draws positions, and writes moves. Tic-tac-toe
-and KRK have their own; any other domain (a student's) works on Prolog
-terms as text.
+The engine knows no domain by name: :func:`describe` asks the domain
+module what it declares (``kb/README.md``, "AL0 domains"), and a
+:class:`Domain` reads and shows positions and moves accordingly. A
+chess domain (one that declares ``chess_material/2``) takes FENs and
+shows SAN and boards through :mod:`engine.chess_io`; any other shows
+what its own Prolog writes.
+
+Values here are immutable: the start of a game is a :class:`Start`
+passed to each call, never remembered by the domain.
 """
 
 from __future__ import annotations
 
-from engine.games import BadInput, draw_tictactoe, read_tictactoe
-from engine.prolog import atom, session
+import json
+from dataclasses import dataclass
+
+from engine.cache import cache_dir
+from engine.chess_io import ChessBoard, ChessMaterial, read_fen
+from engine.games import BadInput
+from engine.prolog import atom, session, string
 
 
-class Domain:
-    """An AL0 domain module seen from Python (positions as Prolog text).
+@dataclass(frozen=True)
+class Position:
+    """A position as the domain shows it.
 
-    :meth:`position` fixes the start of a game or an explanation; move
-    texts (as the domain's ``move_text/3`` writes them) are then read
-    along lines from that start.
+    ``term`` is the Prolog term as text (read back, never run), ``text``
+    the form a person types, ``drawing`` the picture for people,
+    ``to_move`` ``us`` or ``them``; ``board`` is the chess board
+    (``{"turn": ..., "pieces": [[colour, letter, square], ...]}``) of a
+    chess domain's position, else None.
     """
 
-    #: results of a finished game that count as success for verification
-    success: tuple[str, ...] = ()
-    #: verification's start positions: the Prolog closure of a generator,
-    #: per named set (None: this domain cannot be verified)
-    starts: dict[str, str] | None = None
-    #: the Prolog closure giving our optimal move count from a start
-    optimal: str = "al0_verify:no_optimal"
-    #: the Prolog closure of the perfect defender (None: there is none)
-    perfect_defender: str | None = None
-    #: whether ``write_boards(texts, directory)`` draws board pictures
-    draws_boards: bool = False
+    term: str
+    text: str
+    drawing: str
+    to_move: str | None
+    board: dict | None = None
 
-    def __init__(self, module: str):
-        self.module = module
+    @classmethod
+    def from_json(cls, data: dict) -> "Position":
+        """A position from the JSON that ``al0_domain:position_json/3`` writes."""
+        return cls(data["term"], data["text"], data["drawing"], data["to_move"],
+                   data.get("board"))
 
-    def position(self, text: str | None) -> str:
-        """The Prolog text of the position a person gave (None: the start)."""
-        if text is not None:
-            return text
-        s = session()
-        module = atom(self.module)
-        if s.ask(f"( current_predicate({module}:initial/1) -> Out = yes ; Out = no )") == "no":
-            raise BadInput(f"{self.module} has no initial/1: give a position with --position")
-        return s.ask(f"{module}:initial(P), format(string(Out), '~q', [P])",
-                     what=f"the initial position of {self.module}")
 
-    def optimal_moves(self) -> int | None:
-        """Our optimal number of moves from the start (None: no tablebase knows)."""
-        return None
+@dataclass(frozen=True)
+class Start:
+    """Where a game or an explanation starts: the position, and for a
+    chess domain the board a person gave (in the person's colours)."""
 
-    def people_moves(self, texts: list[str]) -> list[str]:
-        """A line of move texts from the start, written for people."""
+    position: Position
+    chess: ChessBoard | None = None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """How a domain's data got ready: ``none``, ``session``, ``cache`` or ``built``."""
+
+    source: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Domain:
+    """An AL0 domain module and what it declares.
+
+    ``start_sets`` names the sets of start positions for verification
+    (the default first); ``success`` the outcomes that count as success
+    for us; ``perfect`` and ``optimal`` say where the perfect defender
+    and our optimal counts come from (``domain``: its own predicates;
+    ``search``: the engine's search solver); ``chess`` is the material
+    of a chess domain; ``example`` a position written as a person would.
+    """
+
+    module: str
+    initial: bool
+    start_sets: tuple[str, ...]
+    success: tuple[str, ...]
+    perfect: str
+    optimal: str
+    prepares: bool
+    tablebase: bool
+    chess: ChessMaterial | None
+    example: str | None
+
+    @property
+    def is_chess(self) -> bool:
+        """Whether positions are chess boards (FEN in, SAN and pictures out)."""
+        return self.chess is not None
+
+    # -- positions ------------------------------------------------------
+
+    def start(self, text: str | None = None, *, fen: str | None = None) -> Start:
+        """The start a person gave: ``text`` as the domain reads it, a
+        ``fen`` for a chess domain, or neither for the domain's initial
+        position. Raises :class:`BadInput` naming the domain."""
+        if fen is not None and text is not None:
+            raise BadInput("give --fen or --position, not both")
+        if fen is not None:
+            if self.chess is None:
+                raise BadInput(f"--fen gives chess positions, and {self.module} is not a "
+                               f"chess domain: give --position{self._example_hint()}")
+            board = read_fen(fen, self.chess)
+            return Start(self._position(board.given_term()), board)
+        if text is None:
+            if not self.initial:
+                raise BadInput(f"{self.module} has no initial position: give "
+                               f"{'--fen or ' if self.chess else ''}--position"
+                               f"{self._example_hint()}")
+            given = "initial"
+        else:
+            given = f"text({string(text)})"
+        position = self._position(given)
+        if self.chess is not None:
+            return Start(position, ChessBoard.of_position(position.board))
+        return Start(position)
+
+    def _position(self, given: str) -> Position:
+        reply = session().ask(f"al0_jobs:position_job({atom(self.module)}, {given}, Out)",
+                              what=f"reading a position of {self.module}")
+        return Position.from_json(json.loads(reply))
+
+    def _example_hint(self) -> str:
+        return f" (e.g. {self.example})" if self.example else ""
+
+    # -- moves and boards for people ---------------------------------------
+
+    def people_moves(self, start: Start, texts: list[str]) -> list[str]:
+        """A line of move texts played from ``start``, as people write moves."""
+        if start.chess is not None:
+            return start.chess.san_line(texts)
         return list(texts)
 
-    def drawing(self, texts: list[str]) -> str:
-        """The board after a line of move texts from the start ('' if none)."""
-        return ""
+    def drawing(self, start: Start, texts: list[str], reached: Position | None) -> str:
+        """The picture of the position after ``texts`` from ``start``
+        (``reached`` is that position as Prolog describes it)."""
+        if start.chess is not None:
+            return start.chess.after(texts).unicode(borders=True, empty_square="·")
+        return (reached or start.position).drawing
 
-    def read_move(self, text: str, played: list[str], legal: list[str]) -> str:
-        """The move text a person's input names; raises :class:`BadInput`."""
-        text = text.strip()
-        if text in legal:
-            return text
-        raise BadInput(f"{text!r} is not a legal move here: {', '.join(legal)}")
+    def read_move(self, start: Start, played: list[str], typed: str) -> str:
+        """The move text that a person's ``typed`` move names (the domain
+        then says whether it is legal); raises :class:`BadInput` for a
+        chess move that python-chess refuses."""
+        if start.chess is not None:
+            return start.chess.read_move(played, typed)
+        return typed.strip()
 
-    def tree_for_people(self, tree: dict) -> dict:
-        """A forcing tree from the start (as the explain job gives it), for people."""
+    def tree_for_people(self, start: Start, tree: dict) -> dict:
+        """A forcing tree from ``start`` (as the explain job gives it), for people."""
+        if start.chess is not None:
+            return start.chess.san_tree(tree)
         return tree
 
+    def failure_for_people(self, failure: dict) -> dict:
+        """A verifier's failing start and line, as people read them
+        (FEN and SAN for chess)."""
+        position = Position.from_json(failure["position"])
+        out = {"result": failure["result"], "position": position.text,
+               "line": failure["line"]}
+        if self.chess is not None and position.board is not None:
+            board = ChessBoard.of_position(position.board)
+            out.update(fen=board.board.fen(), line=board.san_line(failure["line"]))
+        return out
 
-class TicTacToeDomain(Domain):
-    """Tic-tac-toe for advice tables: the table plays the side to move.
+    # -- data ---------------------------------------------------------------
 
-    A position is written as for the search (9 squares, ``x``, ``o`` or
-    ``.``); whoever is to move there is "us".
-    """
+    def prepare(self, *, rebuild: bool = False) -> Prepared:
+        """Make the domain's data ready (its ``prepare/3``: e.g. load or build
+        a tablebase in the cache directory)."""
+        if not self.prepares:
+            return Prepared("none", 0.0)
+        reply = session().ask(
+            f"al0_jobs:prepare_job({atom(self.module)}, {string(str(cache_dir()))}, "
+            f"{'true' if rebuild else 'false'}, Out)",
+            what=f"preparing the data of {self.module}", seconds=1800)
+        data = json.loads(reply)
+        return Prepared(data["source"], data["seconds"])
 
-    success = ("won", "draw")
-    starts = {"both-seats": "tictactoe_al0:start(_)", "first-seat": "tictactoe_al0:start(first)",
-              "second-seat": "tictactoe_al0:start(second)"}
+    def tablebase_statistics(self) -> dict:
+        """The figures of the domain's tablebase (its ``tablebase_json/1``)."""
+        if not self.tablebase:
+            raise BadInput(f"{self.module} describes no tablebase (tablebase_json/1)")
+        return json.loads(session().ask(f"{atom(self.module)}:tablebase_json(Out)",
+                                        what=f"describing the tablebase of {self.module}"))
 
-    def __init__(self, module: str = "tictactoe_al0"):
-        super().__init__(module)
-        self.us_mark = "X"
-        self._start_cells = ["."] * 9
-
-    def position(self, text: str | None) -> str:
-        xs, os_, mover = read_tictactoe(text or "." * 9)
-        self.us_mark = mover.upper()
-        us, them = (xs, os_) if mover == "x" else (os_, xs)
-        self._start_cells = ["X" if xs >> i & 1 else "O" if os_ >> i & 1 else "."
-                             for i in range(9)]
-        return f"t({us},{them},us,0)"
-
-    def drawing(self, texts: list[str]) -> str:
-        cells = list(self._start_cells)
-        marks = [self.us_mark, "O" if self.us_mark == "X" else "X"]
-        for i, square in enumerate(texts):
-            cells[int(square) - 1] = marks[i % 2]
-        return draw_tictactoe(cells)
-
-    def read_move(self, text: str, played: list[str], legal: list[str]) -> str:
-        text = text.strip()
-        if not (text.isdigit() and 1 <= int(text) <= 9):
-            raise BadInput(f"{text!r} is not a square: type a number from 1 to 9")
-        if text not in legal:
-            raise BadInput(f"square {text} is taken")
-        return text
+    def solve(self, start: Start) -> dict:
+        """Our optimal count from ``start`` and an optimal line (for people)."""
+        reply = session().ask(
+            f"al0_jobs:solve_job({atom(self.module)}, {string(start.position.term)}, Out)",
+            what=f"solving the position of {self.module}")
+        data = json.loads(reply)
+        return {"optimal": data["optimal"], "result": data["result"],
+                "moves": self.people_moves(start, data["moves"])}
 
 
-def domain_for(module: str) -> Domain:
-    """The Python side of the AL0 domain module ``module``."""
-    if module == "tictactoe_al0":
-        return TicTacToeDomain(module)
-    if module == "krk":
-        from engine.chess_io import KRKDomain
+def describe(module: str) -> Domain:
+    """What the loaded AL0 domain module ``module`` declares (one query)."""
+    s = session()
+    s.use_module("al0/jobs.pl")
+    data = json.loads(s.ask(f"al0_jobs:domain_job({atom(module)}, Out)",
+                            what=f"reading the declarations of {module}"))
+    chess = data["chess"]
+    return Domain(
+        module=data["module"], initial=data["initial"],
+        start_sets=tuple(data["start_sets"]), success=tuple(data["success"]),
+        perfect=data["perfect"], optimal=data["optimal"], prepares=data["prepare"],
+        tablebase=data["tablebase"],
+        chess=ChessMaterial(chess["white"], chess["black"]) if chess else None,
+        example=data["example"])
 
-        return KRKDomain(module)
-    return Domain(module)

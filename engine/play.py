@@ -1,14 +1,15 @@
 """Playing a game in the terminal: a person against the machine, or the
-machine against itself. Each machine move is one search (one query)."""
+machine against itself. Each step is one job (one query): the position
+to show, a person's move read by the game, or the machine's search."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.games import BadInput, Game
-from engine.prolog import LoadedKB
-from engine.search import load_game, position_info, search_from, start_position
+from engine.games import BadInput, Game, run_job
+from engine.prolog import LoadedKB, atom, string
+from engine.search import Start, load_game, search_from, start_of
 
 
 @dataclass
@@ -41,46 +42,58 @@ def play_game(
     """Play ``game`` to its end.
 
     ``human_is_max`` says which side the person plays (None: the machine
-    plays both). ``ask`` reads a person's move (the prompt is its
-    argument); an illegal or malformed move is refused with the reason
-    and asked again. End of input abandons the game.
+    plays both). ``position`` is the start as the game reads it (None:
+    its initial position). ``ask`` reads a person's move (the prompt is
+    its argument); an illegal or malformed move is refused with the
+    reason and asked again. End of input abandons the game.
     """
     kb: LoadedKB = load_game(game)
-    pos = start_position(game, kb, position)
+    start = start_of(game, kb, position)
     record = PlayedGame()
     while True:
-        say(game.show(pos))
-        info = position_info(game, kb, pos)
-        successors = info["successors"]
-        if not successors:
+        info = _position(game, kb, start)
+        pos = info["position"]
+        say(info["drawing"])
+        if info["over"]:
             record.result = outcome(info["value"])
             say(f"Game over: {record.result}.")
             return record
         max_moves = info["max_to_move"]
         side = "MAX" if max_moves else "MIN"
         if human_is_max is not None and human_is_max == max_moves:
-            nxt = _human_move(game, pos, successors, side, ask, say)
-            if nxt is None:
+            move = _human_move(game, kb, pos, f"{side} to move ({info['prompt']}): ", ask, say)
+            if move is None:
                 record.result = "abandoned"
                 return record
+            nxt, label = move
         else:
-            result = search_from(game, kb, pos, algo, depth)
-            nxt = result.best
-            say(f"{side} (machine) plays {result.move}   "
+            result = search_from(game, kb, Start("term", pos), algo, depth)
+            nxt, label = result.best, result.move
+            say(f"{side} (machine) plays {label}   "
                 f"[value {result.value}, {result.nodes:,} positions]")
-        label = game.move_label(pos, nxt)
         record.moves.append(label)
-        pos = nxt
+        start = Start("term", nxt)
 
 
-def _human_move(game, pos, successors, side, ask, say) -> str | None:
+def _position(game: Game, kb: LoadedKB, start: Start) -> dict:
+    return run_job(f"search_jobs:turn_job({atom(kb.module)}, {start.prolog()}, Out)",
+                   what=f"reading a {game.name} position")
+
+
+def _human_move(game, kb, pos, prompt, ask, say) -> tuple[str, str] | None:
+    """The position after a person's move and the move, or None at end of input."""
     while True:
         try:
-            text = ask(f"{side} to move ({game.move_menu(pos, successors)}): ")
+            text = ask(prompt)
         except EOFError:
             say("")
             return None
         try:
-            return game.read_move(text, pos, successors)
+            answer = run_job(
+                f"search_jobs:move_job({atom(kb.module)}, {string(pos)}, {string(text)}, Out)",
+                what=f"reading a {game.name} move",
+            )
         except BadInput as refusal:
             say(f"Refused: {refusal}")
+            continue
+        return answer["position"], answer["move"]

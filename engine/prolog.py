@@ -43,13 +43,20 @@ class KBLoadError(EngineError):
         super().__init__(message)
         self.messages = messages
 
+    def __reduce__(self):
+        return (type(self), (str(self), self.messages))
+
 
 class InterfaceError(EngineError):
     """A knowledge base lacks predicates its interface requires."""
 
     def __init__(self, path: str, missing: list[str]):
         super().__init__(f"{path}: does not define {', '.join(missing)}")
+        self.path = path
         self.missing = missing
+
+    def __reduce__(self):
+        return (type(self), (self.path, self.missing))
 
 
 class SearchLimitError(EngineError):
@@ -197,12 +204,8 @@ class PrologSession:
         terms = ", ".join(
             f"{atom(n)}/{integer(int(a))}" for n, a in (i.rsplit("/", 1) for i in indicators)
         )
-        reply = self.ask(
-            f"bridge:missing_predicates({atom(kb.module)}, [{terms}], Ms), "
-            "findall(A, (member(N/Ar, Ms), format(atom(A), '~w/~w', [N, Ar])), As), "
-            "atomic_list_concat(As, ' ', Out)"
-        )
-        missing = reply.split()
+        missing = json.loads(self.ask(
+            f"bridge:missing_predicates_json({atom(kb.module)}, [{terms}], Out)"))
         if missing:
             raise InterfaceError(label, missing)
 

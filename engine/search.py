@@ -1,17 +1,18 @@
 """Game-tree search from Python: one Prolog query per search.
 
->>> from engine.search import search
->>> r = search("nim", "5", algo="alphabeta")
->>> r.value, r.move
-(-100, 'take 1')
+:func:`search` loads a game (a shipped one by name, or a student's
+``.pl``), has the game read the position a person gave, and runs
+minimax or alpha-beta in Prolog; the :class:`SearchResult` holds the
+value, the best move and the principal variation as the game writes
+them, and the number of positions visited.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from typing import Literal
 
-from engine.games import SEARCH_INTERFACE, BadInput, Game, find_game, student_game
+from engine.games import SEARCH_INTERFACE, BadInput, Game, find_game, run_job, student_game
 from engine.prolog import DEFAULT_SECONDS, LoadedKB, atom, integer, session, string
 
 ALGORITHMS = ("minimax", "alphabeta")
@@ -23,8 +24,10 @@ class SearchResult:
 
     ``value`` is for MAX; ``best`` is the best successor position (None
     at the end of the game) and ``move`` the move to it, for people;
-    ``line`` is the principal variation, root first; ``nodes`` counts the
-    positions visited, the root included.
+    ``line`` is the principal variation, root first (positions as
+    Prolog terms, written with ``~q``), and ``moves`` the moves along it,
+    for people; ``nodes`` counts the positions visited, the root
+    included; ``drawing`` is the root position drawn by its game.
     """
 
     game: str
@@ -38,6 +41,8 @@ class SearchResult:
     nodes: int
     seconds: float
     warnings: tuple[str, ...] = ()
+    moves: tuple[str, ...] = ()
+    drawing: str = ""
 
     def as_dict(self) -> dict:
         """The result as plain data (for ``--json``)."""
@@ -47,6 +52,20 @@ class SearchResult:
             "best": self.best, "line": list(self.line), "nodes": self.nodes,
             "seconds": self.seconds, "warnings": list(self.warnings),
         }
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a job starts: a position a person ``typed`` (read by the
+    game), a ``term`` an earlier job wrote (``~q``), or the game's
+    ``initial`` position."""
+
+    how: Literal["typed", "term", "initial"]
+    text: str = ""
+
+    def prolog(self) -> str:
+        """The start as the Prolog term the jobs take."""
+        return "initial" if self.how == "initial" else f"{self.how}({string(self.text)})"
 
 
 def resolve_game(game: str | Game, kb_file: str | None = None) -> Game:
@@ -59,22 +78,21 @@ def resolve_game(game: str | Game, kb_file: str | None = None) -> Game:
 
 
 def load_game(game: Game) -> LoadedKB:
-    """Load the search library and the game's KB; check its interface."""
+    """Load the game's KB; check its interface."""
     s = session()
-    s.use_module("search/jobs.pl")
     kb = s.load_file(game.kb_file)
     s.require(kb, SEARCH_INTERFACE, str(game.kb_file))
     return kb
 
 
-def start_position(game: Game, kb: LoadedKB, text: str | None) -> str:
-    """The Prolog text of the position to search (the game's start for None)."""
-    pos = game.position(text)
-    if pos is not None:
-        return pos
-    s = session()
-    s.require(kb, ["initial/1"], f"{game.kb_file} (no --position given)")
-    return s.ask(f"{atom(kb.module)}:initial(P), format(string(Out), '~q', [P])")
+def start_of(game: Game, kb: LoadedKB, text: str | None) -> Start:
+    """The start a person gave: ``text`` as the game reads it, or for
+    None the game's ``initial/1`` (raising
+    :class:`~engine.prolog.InterfaceError` when it has none)."""
+    if text is not None:
+        return Start("typed", text)
+    session().require(kb, ["initial/1"], f"{game.kb_file} (no --position given)")
+    return Start("initial")
 
 
 def search(
@@ -88,49 +106,42 @@ def search(
 ) -> SearchResult:
     """Search a position of a game and return a :class:`SearchResult`.
 
-    ``game`` is a shipped game's name (see :data:`engine.games.GAMES`) or a
+    ``game`` is a shipped game's name (see ``advice games``) or a
     :class:`Game`; ``kb_file`` names a student's ``.pl`` instead.
     ``position`` is written as the game reads it (None: the start);
-    ``depth`` limits the search (None: to the end of the game).
+    ``depth`` limits the search (None: to the end of the game). Raises
+    :class:`BadInput` for a position the game refuses.
     """
     g = resolve_game(game, kb_file)
     kb = load_game(g)
-    return search_from(g, kb, start_position(g, kb, position), algo, depth, seconds=seconds)
+    return search_from(g, kb, start_of(g, kb, position), algo, depth, seconds=seconds)
 
 
 def search_from(
     game: Game,
     kb: LoadedKB,
-    pos: str,
+    start: Start,
     algo: str = "alphabeta",
     depth: int | None = None,
     *,
     seconds: float = DEFAULT_SECONDS,
 ) -> SearchResult:
-    """Search the position ``pos`` (Prolog text) of a loaded game."""
+    """Search a loaded game (see :func:`load_game`) from ``start``."""
     if algo not in ALGORITHMS:
         raise BadInput(f"unknown algorithm {algo!r}: choose {' or '.join(ALGORITHMS)}")
     if depth is not None and depth < 1:
         raise BadInput(f"--depth must be at least 1, not {depth}")
-    reply = session().ask(
-        f"search_jobs:search_job({atom(kb.module)}, {string(pos)}, {atom(algo)}, "
+    data = run_job(
+        f"search_jobs:search_job({atom(kb.module)}, {start.prolog()}, {atom(algo)}, "
         f"{'inf' if depth is None else integer(depth)}, Out)",
         seconds=seconds, what=f"{algo} on {game.name}",
     )
-    data = json.loads(reply)
-    line = tuple(data["line"])
-    best = line[1] if len(line) > 1 else None
+    line, moves = tuple(data["line"]), tuple(data["moves"])
     return SearchResult(
-        game=game.name, algo=algo, depth=depth, position=line[0], value=data["value"],
-        best=best, move=game.move_label(line[0], best) if best else None, line=line,
-        nodes=data["nodes"], seconds=data["seconds"], warnings=kb.warnings,
+        game=game.name, algo=algo, depth=depth, position=data["position"],
+        value=data["value"], best=line[1] if len(line) > 1 else None,
+        move=moves[0] if moves else None, line=line, nodes=data["nodes"],
+        seconds=data["seconds"], warnings=kb.warnings, moves=moves,
+        drawing=data["drawing"],
     )
 
-
-def position_info(game: Game, kb: LoadedKB, pos: str) -> dict:
-    """Successors, side to move and static value of a position."""
-    reply = session().ask(
-        f"search_jobs:position_job({atom(kb.module)}, {string(pos)}, Out)",
-        what=f"reading a {game.name} position",
-    )
-    return json.loads(reply)

@@ -1,9 +1,9 @@
 """Advice tables in the engine: parse, check against the KB, compile, load.
 
 >>> from engine.tables import load_table
->>> t = load_table("kb/games/tictactoe.adv")      # doctest: +SKIP
+>>> t = load_table("my_table.adv")                 # doctest: +SKIP
 >>> t.domain, t.module                             # doctest: +SKIP
-('tictactoe_al0', 'advice_tictactoe_...')
+('my_domain', 'advice_my_table_...')
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from advice.compiler import CompiledTable, compile_table
 from advice.errors import Diagnostic
 from advice.parser import parse, parse_file
 from engine.cache import cache_dir
-from engine.prolog import KBLoadError, atom, kb_path, session
+from engine.chess_io import material_matches, read_fen
+from engine.domains import Domain, describe
+from engine.games import BadInput
+from engine.prolog import InterfaceError, KBLoadError, atom, kb_path, session
 
-AL0_INTERFACE = ["legalmove/3", "to_move/2", "depth/2", "reset_depth/2", "outcome/2",
-                 "move_text/3"]
 MODES = ("compiled", "interpreted")
 
 
@@ -51,25 +52,85 @@ class LoadedTable:
         return f"ctx({mode}, {atom(self.module)}, {atom(self.domain)})"
 
 
+def find_kb(name: str, here: Path | None = None) -> Path | None:
+    """The ``.pl`` file a knowledge-base name stands for, or None.
+
+    A path to an existing file (absolute, or relative to ``here``, by
+    default the working directory) is
+    taken as it is, with or without ``.pl``; then the name is looked up
+    under the ``kb`` package (``folder/name`` is ``kb/folder/name.pl``),
+    and a bare name in any of its folders when just one file has it.
+    """
+    file = name if name.endswith(".pl") else name + ".pl"
+    for candidate in (here / file if here else Path(file), kb_path(file)):
+        if candidate.is_file():
+            return candidate.resolve()
+    if "/" not in name:
+        found = sorted(kb_path("").rglob(file))
+        if len(found) == 1:
+            return found[0].resolve()
+    return None
+
+
+def shipped_kbs(exporting: str) -> list[Path]:
+    """The ``.pl`` files under ``kb`` whose module exports ``exporting``
+    (``name/arity``), found by reading their module headers (nothing runs)."""
+    s = session()
+    found = []
+    for path in sorted(kb_path("").rglob("*.pl")):
+        header = json.loads(s.ask(f"bridge:module_header_json({atom(str(path))}, Out)"))
+        if header["module"] is not None and exporting in header["exports"]:
+            found.append(path)
+    return found
+
+
+def load_domain(name: str) -> Domain:
+    """Load the AL0 domain a knowledge-base name stands for (see :func:`find_kb`)."""
+    path = find_kb(name)
+    if path is None:
+        raise BadInput(f"no knowledge base {name!r}: looked for {name} and "
+                       f"{kb_path(name if name.endswith('.pl') else name + '.pl')}")
+    return describe(vocabulary(path).module)
+
+
+def chess_domain_for(fen: str) -> Domain:
+    """The shipped chess domain whose material is that of ``fen``."""
+    domains = [load_domain(str(path)) for path in shipped_kbs("chess_material/2")]
+    for domain in domains:
+        if domain.chess is not None and material_matches(fen, domain.chess):
+            return domain
+    read_fen(fen, domains[0].chess)  # a malformed FEN is named as such
+    raise BadInput(f"no shipped chess domain has the material of FEN {fen!r}: "
+                   f"the endgames are {', '.join(str(d.chess) for d in domains)}")
+
+
+def shipped_demo() -> tuple[Path, str]:
+    """The table ``make demo`` plays, and what it shows (``kb/demo.pl``)."""
+    s = session()
+    s.use_module("demo.pl")
+    data = json.loads(s.ask("demo:demo_json(Out)"))
+    return kb_path(data["path"]), data["description"]
+
+
 def domain_file(table: ast.Table) -> Path:
     """The ``.pl`` file a table's ``uses`` names.
 
     A path to an existing file (absolute, or relative to the table's
     directory) is taken as it is, with or without ``.pl``; otherwise the
-    name is looked up under the ``kb`` package (``chess/krk`` is
-    ``kb/chess/krk.pl``).
+    name is looked up under the ``kb`` package (see :func:`find_kb`).
     """
     from advice.errors import AdviceCheckError
 
     if table.uses is None:
         raise AdviceCheckError([Diagnostic(
             "error", "the table needs a `uses` line naming its knowledge base "
-            "(e.g. uses chess/krk)", table.name_span)], table.source)
+            "(uses folder/name for a module under kb/, or the name of a .pl file "
+            "beside the table)", table.name_span)], table.source)
+    found = find_kb(table.uses, Path(table.filename).parent)
+    if found is not None:
+        return found
     name = table.uses if table.uses.endswith(".pl") else table.uses + ".pl"
     here = Path(table.filename).parent
-    for candidate in (here / name, kb_path(name)):
-        if candidate.is_file():
-            return candidate.resolve()
     raise AdviceCheckError([Diagnostic(
         "error", f"no knowledge base {table.uses!r}: looked for {here / name} and "
         f"{kb_path(name)}", table.uses_span or table.span)], table.source)
@@ -78,16 +139,20 @@ def domain_file(table: ast.Table) -> Path:
 def vocabulary(path: Path) -> KBVocabulary:
     """Load an AL0 domain module and read what it offers tables."""
     s = session()
-    kb = s.load_file(path)
+    s.load_file(path)
     data = json.loads(s.ask(f"bridge:module_vocabulary({atom(str(path))}, Out)"))
     if data["module"] is None:
         raise KBLoadError(f"{path}: not a module: an AL0 knowledge base must be a module")
     predicates: dict[str, set[int]] = {}
     for p in data["predicates"]:
         predicates.setdefault(p["name"], set()).add(p["arity"])
-    s.require(kb, AL0_INTERFACE, str(path))
+    s.use_module("al0/jobs.pl")
+    declared = json.loads(s.ask(f"al0_jobs:domain_job({atom(data['module'])}, Out)",
+                                what=f"reading the declarations of {path}"))
+    if declared["missing"]:
+        raise InterfaceError(str(path), declared["missing"])
     return KBVocabulary(data["module"], {k: frozenset(v) for k, v in predicates.items()},
-                        frozenset(data["move_constraints"]))
+                        frozenset(data["move_constraints"]), frozenset(declared["interface"]))
 
 
 def load_table(path: str | Path | None = None, *, text: str | None = None,

@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from engine.domains import domain_for
+from engine.domains import Domain, describe
 from engine.games import BadInput
-from engine.prolog import PrologGoalError, integer, session
+from engine.prolog import atom, integer, session
 from engine.tables import load_table
 
 DEFENDERS = ("perfect", "all", "random")
@@ -48,62 +48,46 @@ class Interrupted(Exception):
         self.report = report
 
 
-def prepare(job: VerifyJob) -> tuple[str, str, int, int]:
+def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
     """Load what ``job`` needs in this process.
 
-    Returns the search context, the domain module, how many start
-    positions are chosen and how many there are in all.
+    Returns the search context, the domain, how many start positions are
+    chosen and how many there are in all.
     """
     table = load_table(job.table_path)
-    domain = domain_for(table.domain)
-    if domain.starts is None:
-        raise BadInput(f"{job.table_path}: the verifier knows no start positions for the "
-                       f"knowledge base {table.domain} (it verifies chess/krk and "
-                       "games/tictactoe_al0 tables)")
-    sets = domain.starts
-    name = job.positions or next(iter(sets))
-    if name not in sets:
-        raise BadInput(f"unknown set of positions {name!r} for {table.domain}: "
-                       f"choose {', '.join(sets)}")
-    if job.defender == "perfect" and domain.perfect_defender is None:
-        raise BadInput(f"--defender perfect needs a tablebase, and {table.domain} has none: "
-                       "use --defender all")
-    if domain.perfect_defender is not None:
-        from engine.tablebase import ensure_krk_tablebase
-
-        ensure_krk_tablebase()
+    domain = describe(table.domain)
+    if not domain.start_sets:
+        raise BadInput(f"{job.table_path}: its knowledge base {domain.module} declares no "
+                       "start positions (start_set/1 and start/2): verify needs them")
+    if not domain.success:
+        raise BadInput(f"{job.table_path}: its knowledge base {domain.module} declares no "
+                       "success/1: verify needs to know which outcomes count as success")
+    name = job.positions or domain.start_sets[0]
+    if name not in domain.start_sets:
+        raise BadInput(f"unknown set of positions {name!r} for {domain.module}: "
+                       f"choose {', '.join(domain.start_sets)}")
+    domain.prepare()
     s = session()
     s.use_module("al0/verify.pl")
-    s.use_module("al0/jobs.pl")
     sample = ("none" if job.sample is None
               else f"sample({integer(job.sample)}, {integer(job.seed)})")
-    try:
-        count, population = map(int, s.ask(
-            f"al0_verify:prepare_starts({sets[name]}, {sample}, C, P), "
-            "format(string(Out), '~d ~d', [C, P])",
-            what="choosing the start positions").split())
-    except PrologGoalError as error:
-        if "sample_within" in str(error):
-            population = int(s.ask(f"aggregate_all(count, call({sets[name]}, _), Out)"))
-            raise BadInput(f"--sample {job.sample} is larger than the {population:,} "
-                           "positions there are") from None
-        raise
-    return table.context(job.mode), table.domain, count, population
+    starts = json.loads(s.ask(
+        f"al0_verify:prepare_starts_job({atom(domain.module)}, {atom(name)}, {sample}, Out)",
+        what="choosing the start positions"))
+    if starts["count"] is None:
+        raise BadInput(f"--sample {job.sample} is larger than the {starts['population']:,} "
+                       "positions there are")
+    if starts["population"] == 0:
+        raise BadInput(f"the set {name!r} of {domain.module} has no positions")
+    return table.context(job.mode), domain, starts["count"], starts["population"]
 
 
-def _slice_goal(job: VerifyJob, ctx: str, domain_module: str, start: int, stop: int) -> str:
-    domain = domain_for(domain_module)
-    ok = "[" + ", ".join(domain.success) + "]"
+def _slice_goal(job: VerifyJob, ctx: str, start: int, stop: int) -> str:
     if job.defender == "all":
-        return (f"al0_verify:verify_all({ctx}, {start}, {stop}, {ok}, "
-                f"{integer(job.move_limit)}, Out)")
-    if job.defender == "perfect":
-        defender = domain.perfect_defender
-    else:
-        defender = f"al0_jobs:random_reply({domain_module})"
+        return f"al0_verify:verify_all({ctx}, {start}, {stop}, {integer(job.move_limit)}, Out)"
     return (f"set_random(seed({integer(job.seed + start)})), "
-            f"al0_verify:verify_games({ctx}, {start}, {stop}, {defender}, {domain.optimal}, "
-            f"{ok}, {integer(job.move_limit)}, Out)")
+            f"al0_verify:verify_games({ctx}, {start}, {stop}, {atom(job.defender)}, "
+            f"{integer(job.move_limit)}, Out)")
 
 
 _WORKER: dict = {}
@@ -111,14 +95,14 @@ _WORKER: dict = {}
 
 def _worker_setup(job: VerifyJob) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
-    ctx, module, _, _ = prepare(job)
-    _WORKER.update(job=job, ctx=ctx, module=module)
+    ctx, _, _, _ = prepare(job)
+    _WORKER.update(job=job, ctx=ctx)
 
 
 def _worker_slice(bounds: tuple[int, int]) -> tuple[int, dict]:
-    job, ctx, module = _WORKER["job"], _WORKER["ctx"], _WORKER["module"]
+    job, ctx = _WORKER["job"], _WORKER["ctx"]
     start, stop = bounds
-    reply = session().ask(_slice_goal(job, ctx, module, start, stop), seconds=3600,
+    reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=3600,
                           what=f"verifying positions {start}..{stop - 1}")
     part = json.loads(reply)
     part["worker"] = os.getpid()
@@ -138,7 +122,7 @@ def verify(job: VerifyJob, workers: int = 1,
     if job.sample is not None and job.sample < 1:
         raise BadInput(f"--sample must be at least 1, not {job.sample}")
     t0 = time.perf_counter()
-    _, module, count, population = prepare(job)  # checks all before any worker starts
+    _, domain, count, population = prepare(job)  # checks all before any worker starts
     # Ctrl-C must reach this process even where SIGINT was ignored (a
     # background job), so that it can stop the workers.
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -156,19 +140,18 @@ def verify(job: VerifyJob, workers: int = 1,
         pool.close()
     except KeyboardInterrupt:
         pool.terminate()
-        raise Interrupted(merge(parts, job, module, time.perf_counter() - t0,
+        raise Interrupted(merge(parts, job, domain, time.perf_counter() - t0,
                                 count, population)) from None
     finally:
         pool.terminate()
         pool.join()
-    return merge(parts, job, module, time.perf_counter() - t0, count, population)
+    return merge(parts, job, domain, time.perf_counter() - t0, count, population)
 
 
-def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float,
+def merge(parts: list[dict], job: VerifyJob, domain: Domain, seconds: float,
           chosen: int, population: int) -> dict:
     """Merge the slices' sums into one report with means, counterexamples as
     people read them (FEN and SAN for chess), and the seconds taken."""
-    domain = domain_for(module)
     by_result: dict[str, int] = {}
     for part in parts:
         for key, n in part["by_result"].items():
@@ -185,8 +168,8 @@ def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float,
     }
     failures_key = "refutations" if job.defender == "all" else "counterexamples"
     failures = sorted((f for p in parts for f in p[failures_key]),
-                      key=lambda f: (len(f["line"]), f["position"]))
-    report["counterexamples"] = [_for_people(domain, f) for f in
+                      key=lambda f: (len(f["line"]), f["position"]["term"]))
+    report["counterexamples"] = [domain.failure_for_people(f) for f in
                                  failures[:MAX_COUNTEREXAMPLES]]
     if job.defender == "all":
         report["max_moves"] = max((p["max_moves"] for p in parts), default=0)
@@ -206,24 +189,13 @@ def merge(parts: list[dict], job: VerifyJob, module: str, seconds: float,
     sum_moves = sum(p["sum_moves"] for p in parts)
     sum_optimal = sum(p["sum_optimal"] for p in parts)
     sum_ratio = sum(p["sum_ratio"] for p in parts)
+    optimal_known = bool(parts) and all(p["optimal"] for p in parts)
     report.update({
         "max_moves": max((p["max_moves"] for p in parts), default=0),
         "mean_moves": sum_moves / successes if successes else None,
-        "mean_optimal": (sum_optimal / successes
-                         if successes and domain.perfect_defender else None),
-        "mean_ratio": (sum_ratio / successes
-                       if successes and domain.perfect_defender else None),
+        "mean_optimal": sum_optimal / successes if successes and optimal_known else None,
+        "mean_ratio": sum_ratio / successes if successes and optimal_known else None,
         "histogram": dict(sorted(histogram.items())),
         "positions_per_second": positions / seconds if seconds else None,
     })
     return report
-
-
-def _for_people(domain, failure: dict) -> dict:
-    """A failure with its start as people write it (FEN for chess) and SAN moves."""
-    out = {"result": failure["result"], "position": failure["position"],
-           "line": failure["line"]}
-    to_people = getattr(domain, "failure_for_people", None)
-    if to_people is not None:
-        out.update(to_people(failure["position"], failure["line"]))
-    return out

@@ -2,7 +2,9 @@
           [ run_limited/5,              % :Goal, +Seconds, +Inferences, -Status, -Message
             load_kb/4,                  % +File, +Context, +If, -Json
             missing_predicates/3,       % +Module, +Indicators, -Missing
-            module_vocabulary/2         % +File, -Json
+            missing_predicates_json/3,  % +Module, +Indicators, -Json
+            module_vocabulary/2,        % +File, -Json
+            module_header_json/2        % +File, -Json
           ]).
 
 /** <module> The Prolog side of the engine's bridge
@@ -100,6 +102,16 @@ load_kb(File, Context, If, Json) :-
 missing_predicates(Module, Indicators, Missing) :-
     exclude(visible(Module), Indicators, Missing).
 
+%!  missing_predicates_json(+Module, +Indicators, -Json) is det.
+%
+%   missing_predicates/3 for the engine: Json is a JSON list of
+%   "Name/Arity" strings.
+
+missing_predicates_json(Module, Indicators, Json) :-
+    missing_predicates(Module, Indicators, Missing),
+    maplist([N/A, T]>>format(string(T), "~w/~w", [N, A]), Missing, Texts),
+    with_output_to(string(Json), json_write(current_output, Texts, [width(0)])).
+
 visible(Module, Name/Arity) :-
     functor(Head, Name, Arity),
     predicate_property(Module:Head, defined).
@@ -123,3 +135,23 @@ module_vocabulary(File, Json) :-
     ;   Term = json([module= @(null)])
     ),
     with_output_to(string(Json), json_write(current_output, Term, [width(0)])).
+
+%!  module_header_json(+File, -Json) is det.
+%
+%   Json describes File's module header without loading File (its first
+%   term is read, nothing runs): `{"module": Name, "exports": ["n/a",
+%   ...]}`, or `{"module": null}` when File does not start with a
+%   module/2 declaration or cannot be read.
+
+module_header_json(File, Json) :-
+    (   catch(setup_call_cleanup(open(File, read, In),
+                                 read_term(In, Term, [syntax_errors(quiet)]),
+                                 close(In)),
+              _, fail),
+        Term = (:- module(Module, Exports)),
+        atom(Module), is_list(Exports)
+    ->  findall(T, ( member(N/A, Exports), format(string(T), "~w/~w", [N, A]) ), Texts),
+        Out = json([module=Module, exports=Texts])
+    ;   Out = json([module= @(null)])
+    ),
+    with_output_to(string(Json), json_write(current_output, Out, [width(0)])).

@@ -37,6 +37,8 @@ VOCAB = KBVocabulary(
         "to_move": frozenset({2}),
     },
     move_constraints=frozenset({"legal", "checkmove", "kingdiagfirst", "steps", "rookmove"}),
+    interface=frozenset({"legalmove", "to_move", "depth", "reset_depth", "outcome",
+                         "move_text", "move_constraint"}),
 )
 
 GOOD = """\

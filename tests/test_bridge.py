@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.games import BadInput
 from engine.prolog import (
     KBLoadError, PrologGoalError, SearchLimitError, atom, session, string,
 )
@@ -84,7 +85,7 @@ def test_a_students_position_is_read_not_run():
     r = search("", "c(2, max)", kb_file=str(DATA / "countdown.pl"), algo="alphabeta")
     assert r.value == 1
     for hostile in ["halt", "c(1, max)), halt, (x", "X"]:
-        with pytest.raises(PrologGoalError):
+        with pytest.raises(BadInput, match="malformed countdown position"):
             search("", hostile, kb_file=str(DATA / "countdown.pl"))
     assert session().ask("Out = alive") == "alive"
 

@@ -8,14 +8,15 @@ import re
 import chess
 import pytest
 
-from engine.chess_io import DEFAULT_FEN, read_fen
+from engine.chess_io import ChessMaterial, read_fen
 from engine.games import BadInput
 from engine.prolog import kb_path, session
-from engine.tablebase import krk_statistics, solve
+from engine.tables import load_domain
 
 from conftest import SHARED_REFERENCE
 
 KRK = str(kb_path("chess/krk.adv"))
+DEFAULT_FEN = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"  # the KRK domain's initial position
 KRKOPT = SHARED_REFERENCE / "krkopt.data"
 
 # The class counts of krkopt.data (Black to move, one row per symmetry
@@ -42,7 +43,7 @@ def test_tablebase_figures(cli):
                     reason=f"{KRKOPT} is absent (it exists beside the project in CI, "
                     "not in a user's clone)")
 def test_tablebase_reproduces_every_row_of_krkopt():
-    krk_statistics()  # loads the tablebase
+    load_domain("chess/krk").prepare()
     mismatches = []
     rows = KRKOPT.read_text().split()
     assert len(rows) == 28_056
@@ -64,21 +65,23 @@ def test_tablebase_reproduces_every_row_of_krkopt():
 
 
 def test_the_cache_is_rebuilt_when_corrupt(tmp_path, monkeypatch):
-    from engine import tablebase
-
     monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path))
-    (tmp_path / tablebase.CACHE_NAME).write_bytes(b"not a tablebase")
-    assert tablebase.ensure_krk_tablebase(rebuild=False).source in ("session", "built")
+    cache = tmp_path / "krk_tablebase.v1.fastrw"
+    cache.write_bytes(b"not a tablebase")
+    domain = load_domain("chess/krk")
+    assert domain.prepare().source in ("session", "built")
     session().ask("retractall(krk_tablebase:loaded)")
-    assert tablebase.ensure_krk_tablebase().source == "built"
-    assert (tmp_path / tablebase.CACHE_NAME).stat().st_size > 1_000_000
+    assert domain.prepare().source == "built"
+    assert cache.stat().st_size > 1_000_000
     session().ask("retractall(krk_tablebase:loaded)")
-    assert tablebase.ensure_krk_tablebase().source == "cache"
+    assert domain.prepare().source == "cache"
+    assert domain.prepare(rebuild=True).source == "built"
+    assert list(tmp_path.glob("*.tmp*")) == []
 
 
 def test_solve_gives_the_optimal_line_in_san(cli):
     data = cli("solve", "--fen", DEFAULT_FEN, "--json").json()
-    assert data["dtm"] == 14
+    assert (data["domain"], data["optimal"], data["result"]) == ("krk", 14, "mate")
     assert data["moves"][:3] == ["Ke2", "Kd4", "Ra5"]
     assert len(data["moves"]) == 27
     board = chess.Board(DEFAULT_FEN)
@@ -89,25 +92,29 @@ def test_solve_gives_the_optimal_line_in_san(cli):
     assert run.out.splitlines()[0] == "mate in 12"
 
 
-def test_mirrored_position_is_solved_in_its_own_colours():
-    answer = solve("r3k3/8/8/8/8/8/8/4K3 b - - 0 1")
-    assert answer["dtm"] == 12
+def test_mirrored_position_is_solved_in_its_own_colours(cli):
+    answer = cli("solve", "--fen", "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "--json").json()
+    assert answer["optimal"] == 12
     assert answer["moves"][0] == "Ra2"
     assert answer["moves"][-1].endswith("#")
 
 
 @pytest.mark.parametrize(("fen", "message"), [
     ("garbage", "malformed FEN 'garbage'"),
-    ("8/8/8/4k3/8/8/8/Q3K3 w - - 0 1", "is not king and rook against king (White KQ, Black K)"),
+    ("8/8/8/4k3/8/8/8/Q3K3 w - - 0 1", "is not KR against K (White KQ, Black K)"),
+    ("8/8/8/4k3/8/8/8/R3K3 w Q - 0 1", "gives castling rights (Q)"),
     ("R6k/8/8/8/8/8/8/4K3 w - - 0 1", "is not a legal position: opposite check"),
     ("8/8/8/8/8/8/8/R3Kk2 w - - 0 1", "is not a legal position"),
-    ("8/8/8/8/8/8/2k5/R3K3 b - - 0 1", "the side with the rook must be to move here"),
+    ("8/8/8/8/8/8/2k5/R3K3 b - - 0 1",
+     "it is Black's turn in 8/8/8/8/8/8/2k5/R3K3 b - - 0 1, and the table krk moves for "
+     "the other side (KR against K)"),
     ("k6R/8/1K6/8/8/8/8/8 b - - 0 1", "already checkmate"),
     ("8/8/8/8/8/8/1RK5/k7 b - - 0 1", "already stalemate"),
 ])
 def test_bad_fens_are_refused(fen, message, cli):
-    with pytest.raises(BadInput, match=re.escape(message)):
-        read_fen(fen, white_to_move=True)
+    if "turn" not in message:
+        with pytest.raises(BadInput, match=re.escape(message)):
+            read_fen(fen, ChessMaterial("KR", "K"))
     run = cli("play", KRK, "--fen", fen)
     assert run.code == 2
     assert message.split("(")[0].strip() in run.err

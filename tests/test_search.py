@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.games import BadInput
 from engine.search import search
+
+DATA = Path(__file__).parent / "data"
 
 
 def test_tictactoe_minimax_visits_the_whole_tree():
@@ -84,7 +88,7 @@ def test_cli_search_for_people(cli):
 
 def test_cli_lists_games(cli):
     run = cli("games", "--json")
-    assert [g["name"] for g in run.json()["games"]] == ["tictactoe", "nim"]
+    assert [g["name"] for g in run.json()["games"]] == ["nim", "tictactoe"]
 
 
 @pytest.mark.parametrize(
@@ -100,12 +104,12 @@ def test_cli_bad_input_exits_2(cli, args):
 
 
 def test_a_person_plays_tictactoe_and_bad_moves_are_refused():
-    from engine.games import GAMES
+    from engine.games import find_game
     from engine.play import play_game
 
     said = []
     answers = iter(["5", "5", "ten", "0", "1", "3", "7", "9", "8", "6", "4", "2"])
-    record = play_game(GAMES["tictactoe"], human_is_max=True, algo="alphabeta",
+    record = play_game(find_game("tictactoe"), human_is_max=True, algo="alphabeta",
                        ask=lambda _: next(answers), say=said.append)
     assert "Refused: square 5 is taken" in said
     assert "Refused: 'ten' is not a square: type a number from 1 to 9" in said
@@ -115,14 +119,110 @@ def test_a_person_plays_tictactoe_and_bad_moves_are_refused():
 
 
 def test_a_person_plays_nim_and_cannot_take_too_many():
-    from engine.games import GAMES
+    from engine.games import find_game
     from engine.play import play_game
 
     said = []
     answers = iter(["4", "3", "3", "1"])
-    record = play_game(GAMES["nim"], human_is_max=True, position="5",
+    record = play_game(find_game("nim"), human_is_max=True, position="5",
                        ask=lambda _: next(answers), say=said.append)
     assert "Refused: '4' is not a move: take 1, 2 or 3 sticks" in said
     assert "Refused: only 1 stick left" in said
     assert record.moves == ["take 3", "take 1", "take 1"]
     assert record.result == "MIN wins"  # 5 mod 4 = 1: the side to move loses
+
+
+def test_cli_search_for_people_exactly(cli):
+    run = cli("search", "tictactoe", "--algo", "alphabeta", "--depth", "2",
+              "--position", "x...o....")
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert lines[:-1] == [
+        " X | 2 | 3", "---+---+---", " 4 | O | 6", "---+---+---", " 7 | 8 | 9", "",
+        "alphabeta to depth 2: value -1",
+        "best move: X on 3",
+        "principal variation: X on 3, O on 7",
+    ]
+    assert lines[-1].startswith("positions visited: 29 in ")
+
+
+def test_cli_lists_games_for_people(cli):
+    run = cli("games")
+    assert run.out == (
+        "nim          One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses\n"
+        "tictactoe    Tic-tac-toe: X moves first; three in a line wins\n"
+    )
+
+
+def test_the_games_declare_themselves_in_prolog():
+    from engine.games import shipped_games
+
+    games = {g.name: g for g in shipped_games()}
+    assert "tictactoe_al0" not in games  # an advice-table domain, not a search game
+    assert games["nim"].kb_file.name == "nim.pl"
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "message"),
+    [
+        ("tictactoe", "x", "malformed tic-tac-toe position 'x': give 9 squares row by row, "
+         "each x, o or . (e.g. x...o....)"),
+        ("tictactoe", "it's", "malformed tic-tac-toe position \"it's\": give 9 squares row "
+         "by row, each x, o or . (e.g. x...o....)"),
+        ("tictactoe", "xxxx.....", "impossible tic-tac-toe position 'xxxx.....': X moves "
+         "first, so X has as many marks as O or one more (here X 4, O 0)"),
+        ("nim", " abc ", "malformed nim position 'abc': give the number of sticks, e.g. 21"),
+        ("nim", "10001", "malformed nim position '10001': give the number of sticks, e.g. 21"),
+    ],
+)
+def test_refused_positions_are_named_in_one_line(game, position, message):
+    with pytest.raises(BadInput) as refused:
+        search(game, position)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("position", "drawing"),
+    [("XX./OO./...", " X | X | 3\n---+---+---\n O | O | 6\n---+---+---\n 7 | 8 | 9"),
+     (" x-_/-o-/--- ", " X | 2 | 3\n---+---+---\n 4 | O | 6\n---+---+---\n 7 | 8 | 9")],
+)
+def test_tictactoe_positions_in_every_spelling(position, drawing):
+    r = search("tictactoe", position, algo="alphabeta", depth=1)
+    assert r.drawing == drawing
+
+
+def test_a_students_game_uses_the_defaults():
+    from engine.games import student_game
+    from engine.play import play_game
+
+    game = student_game(str(DATA / "countdown.pl"))
+    with pytest.raises(BadInput, match=r"^malformed countdown position 'halt': give a "
+                       r"Prolog term that moves/2 or staticval/2 accepts, e\.g\. c\(4,max\)$"):
+        search(game, "halt")
+    said, prompts = [], []
+    answers = iter(["9", "c(3, min)", "1"])
+    record = play_game(game, human_is_max=True, algo="minimax",
+                       ask=lambda prompt: prompts.append(prompt) or next(answers),
+                       say=said.append)
+    assert prompts[0] == "MAX to move (1: c(3,min)  2: c(2,min)): "
+    assert "Refused: '9' is not a move here: type a number from 1 to 2" in said
+    assert record.moves[:2] == ["c(3,min)", "c(2,max)"]
+    assert record.result == "MIN wins"
+
+
+def test_play_prompts_come_from_the_game():
+    from engine.games import find_game
+    from engine.play import play_game
+
+    prompts = []
+    answers = iter(["1"])
+
+    def ask(prompt):
+        prompts.append(prompt)
+        return next(answers)
+
+    with pytest.raises(StopIteration):
+        play_game(find_game("tictactoe"), human_is_max=False, depth=1, ask=ask,
+                  say=lambda _: None)
+    assert prompts[0] == "MIN to move (free squares: 1 2 3 4 6 7 8 9): "
+    assert prompts[1] == "MIN to move (free squares: 2 4 6 7 8 9): "

@@ -91,10 +91,15 @@ def test_bad_verify_input(cli, args, message):
     assert message in run.err
 
 
-def test_a_table_for_another_kb_than_the_verifier(cli):
-    run = cli("verify", TTT, "--defender", "perfect")
-    assert run.code == 2
-    assert "--defender perfect needs a tablebase, and tictactoe_al0 has none" in run.err
+def test_tictactoe_against_the_search_defender(cli):
+    # No perfect_reply/3 in the domain: the search solver defends. A win
+    # and a draw are both success, so it can only delay them.
+    run = cli("verify", TTT, "--defender", "perfect", "--json")
+    assert run.code == 0
+    report = run.json()
+    assert report["by_result"] == {"draw": 6, "won": 4}
+    assert report["histogram"] == {"4": 9, "5": 1}
+    assert (report["mean_optimal"], report["mean_ratio"]) == (4.1, 1.0)
 
 
 def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):

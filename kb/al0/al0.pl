@@ -8,7 +8,8 @@
             them_turn/5,                % +Ctx, +State0, +Move, +Pos1, -State
             game_over/3,                % +Ctx, +State, -Result
             state_key/3,                % +Ctx, +State, -Key
-            play_game/6                 % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
+            play_game/6,                % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
+            located/3                   % +Ctx, +Pos, :Closure
           ]).
 
 /** <module> Advice Language 0: forcing-tree search and play
@@ -43,7 +44,11 @@ The domain module follows the interface in kb/README.md (legalmove/3,
 to_move/2, depth/2, reset_depth/2, outcome/2, move constraints, goals).
 */
 
-:- meta_predicate play_game(+, +, 3, +, -, -).
+:- use_module(domain, [position_text/3]).
+
+:- meta_predicate
+    play_game(+, +, 3, +, -, -),
+    located(+, +, 1).
 
 %!  table_context(+Table, +Mode, -Ctx) is det.
 %
@@ -111,7 +116,20 @@ holds(pred(Name, Args), D, Pos, Root) :-
     ;   append(Args, [Pos, Root], CallArgs)
     ),
     Goal =.. [Name|CallArgs],
-    call(D:Goal).
+    call_reporting(D, Goal, Pos).
+
+% call_reporting(+Domain, +Goal, +Pos): call a goal or move-constraint
+% predicate of the domain; an error it raises is reported with the
+% predicate's name and the position.
+call_reporting(D, Goal, Pos) :-
+    catch(D:Goal, Error, raised(D, Goal, Pos, Error)).
+
+raised(D, Goal, Pos, error(Formal, Context)) :-
+    !,
+    functor(Goal, Name, Arity),
+    throw(error(al0_raised(D, Name/Arity, Pos, error(Formal, Context)), _)).
+raised(_, _, _, Error) :-
+    throw(Error).
 
 holds_all([], _, _, _).
 holds_all([G|Gs], D, Pos, Root) :-
@@ -130,7 +148,7 @@ admits(depth(Op, N), D, Pos, _, _) :-
 admits(pred(Name, Args), D, Pos, Move, Pos1) :-
     append(Args, [Pos, Move, Pos1], CallArgs),
     Goal =.. [Name|CallArgs],
-    call(D:Goal).
+    call_reporting(D, Goal, Pos).
 admits(nomove, _, _, _, _) :- fail.
 
 admits_all([], _, _, _, _).
@@ -196,7 +214,7 @@ decide(Ctx, Pos, Rule, Advice, Tree) :-
     term_hash(Pos, Hash),
     (   decision(Hash, Table, Pos, Decision)
     ->  true
-    ;   (   consult(Ctx, Pos, Rule0, Advice0, Tree0)
+    ;   (   located(Ctx, Pos, consult_in(Pos, Rule0, Advice0, Tree0))
         ->  Decision = d(Rule0, Advice0, Tree0)
         ;   Decision = none
         ),
@@ -208,12 +226,59 @@ decide(Ctx, Pos, Rule, Advice, Tree) :-
 
 :- dynamic decision/4.
 
+consult_in(Pos, Rule, Advice, Tree, Ctx) :-
+    consult(Ctx, Pos, Rule, Advice, Tree).
+
 consult(Ctx, Pos, Rule, Advice, Tree) :-
     rule_for(Ctx, Pos, Rule, Advices),
     member(Advice, Advices),
     forcing_tree(Ctx, Advice, Pos, Tree),
     Tree \== leaf,
     !.
+
+%!  located(+Ctx, +Pos, :Closure) is semidet.
+%
+%   Calls call(Closure, Ctx), a search of the table from Pos (a closure
+%   that takes the context last, so that the search can be run again in
+%   the other mode). The
+%   interpreted mode names the goal or move-constraint predicate that
+%   raises an error, and the position; when the compiled mode meets an
+%   error, the same search is run again interpreted to find that place.
+%   Errors the search cannot place are raised with Pos.
+
+located(Ctx, Pos, Closure) :-
+    catch(call(Closure, Ctx), Error, relocate(Ctx, Pos, Closure, Error)).
+
+relocate(_, _, _, error(al0_raised(D, PI, P, E), C)) :-
+    !,
+    throw(error(al0_raised(D, PI, P, E), C)).
+relocate(ctx(Mode, T, D), Pos, Closure, error(Formal, Context)) :-
+    !,
+    (   Mode == compiled,
+        catch(call(Closure, ctx(interpreted, T, D)), Again, true),
+        nonvar(Again),
+        Again = error(al0_raised(_, _, _, _), _)
+    ->  throw(Again)
+    ;   throw(error(al0_raised(D, table, Pos, error(Formal, Context)), _))
+    ).
+relocate(_, _, _, Error) :-
+    throw(Error).
+
+:- multifile prolog:error_message//1.
+
+prolog:error_message(al0_raised(D, What, Pos, error(Formal, Context))) -->
+    { position_text(D, Pos, Text),
+      message_to_codes(error(Formal, Context), Codes),
+      (   What = Name/Arity
+      ->  format(string(Where), "~w/~w of ~w", [Name, Arity, D])
+      ;   format(string(Where), "a predicate of ~w", [D])
+      ) },
+    [ '~w raised an error at ~w: ~s'-[Where, Text, Codes] ].
+
+message_to_codes(Error, Codes) :-
+    '$messages':translate_message(Error, Lines, []),
+    with_output_to(codes(Codes0), print_message_lines(current_output, '', Lines)),
+    maplist([C0, C]>>(C0 == 0'\n -> C = 0'\s ; C = C0), Codes0, Codes).
 
 % ------------------------------------------------------------------
 % Play

@@ -1,7 +1,11 @@
 :- module(al0_jobs,
-          [ explain_job/3,              % +Ctx, +PosText, -Json
-            play_job/5,                 % +Ctx, +PosText, :Defender, +MaxUsMoves, -Json
+          [ domain_job/2,               % +Domain, -Json
+            position_job/3,             % +Domain, +Given, -Json
+            explain_job/3,              % +Ctx, +PosText, -Json
+            play_job/5,                 % +Ctx, +PosText, +Kind, +MaxUsMoves, -Json
             state_job/4,                % +Ctx, +Command, +Arg, -Json
+            solve_job/3,                % +Domain, +PosText, -Json
+            defender/3,                 % +Domain, +Kind, -Closure
             random_reply/4,             % +Domain, +Pos, -Move, -Pos1
             line_texts/4,               % +Domain, +Pos, +Moves, -Texts
             step_move/2                 % +Step, -Move
@@ -10,13 +14,46 @@
 /** <module> AL0 jobs for the engine: one call, one JSON string back
 
 Positions arrive as text and are read with term_string/2 (reading runs
-nothing). Moves go back as the domain's move_text/3.
+nothing). Moves go back as the domain's move_text/3, positions as
+al0_domain:position_json/3 describes them.
 */
 
 :- use_module('../job_io').
 :- use_module(al0).
+:- use_module(domain).
 
-:- meta_predicate play_job(+, +, 3, +, -).
+%!  domain_job(+Domain, -Json) is det.
+%
+%   Json describes what Domain declares (al0_domain:domain_json/2).
+
+domain_job(D, Json) :-
+    domain_json(D, Json).
+
+%!  position_job(+Domain, +Given, -Json) is det.
+%
+%   Json describes the position a person gave (see
+%   al0_domain:person_position/3 for Given), as position_json/3 does.
+
+position_job(D, Given, Json) :-
+    person_position(D, Given, Pos),
+    position_json(D, Pos, Term),
+    json_string(Term, Json).
+
+% our_position(+Ctx, +PosText, -Pos): the position a job starts from,
+% depth 0; the table plays us, so us must be to move.
+our_position(ctx(_, _, D), PosText, Pos) :-
+    read_position(PosText, Pos0),
+    D:reset_depth(Pos0, Pos),
+    (   D:to_move(Pos, us)
+    ->  true
+    ;   position_text(D, Pos, Text),
+        throw(error(al0_not_our_move(D, Text), _))
+    ).
+
+:- multifile prolog:error_message//1.
+
+prolog:error_message(al0_not_our_move(D, Text)) -->
+    [ 'the table moves for us, and at ~w it is not our move (~w)'-[Text, D] ].
 
 %!  explain_job(+Ctx, +PosText, -Json) is det.
 %
@@ -26,9 +63,8 @@ nothing). Moves go back as the domain's move_text/3.
 %   forcing tree it gave.
 
 explain_job(Ctx, PosText, Json) :-
-    read_position(PosText, Pos0),
-    Ctx = ctx(_, Table, D),
-    D:reset_depth(Pos0, Pos),
+    our_position(Ctx, PosText, Pos),
+    Ctx = ctx(_, Table, _),
     findall(R-Cond-As, Table:table_rule(R, Cond, As), Rules),
     explain_rules(Rules, Ctx, Pos, RuleReports, Fired),
     (   Fired = R-As
@@ -56,7 +92,7 @@ explain_advice([A|As], Ctx, Pos, [json([name=A|Fields])|Reports], Chosen) :-
     (   \+ holds(Holding, D, Pos, Pos)
     ->  why_not(Holding, D, Pos, Pos, Text),
         Fields = [status=holding_failed, reason=Text]
-    ;   forcing_tree(Ctx, A, Pos, Tree)
+    ;   located(Ctx, Pos, tree_in(A, Pos, Tree))
     ->  (   Tree == leaf
         ->  goal_text(Better, BText),
             format(string(Text), "its better-goal ~w already holds: no move to make", [BText]),
@@ -72,6 +108,9 @@ explain_advice([A|As], Ctx, Pos, [json([name=A|Fields])|Reports], Chosen) :-
     ->  Reports = [], Chosen = A
     ;   explain_advice(As, Ctx, Pos, Reports, Chosen)
     ).
+
+tree_in(Advice, Pos, Tree, Ctx) :-
+    forcing_tree(Ctx, Advice, Pos, Tree).
 
 % why_not(+Goal, +D, +Pos, +Root, -Text): the part of Goal that fails.
 why_not(and(Gs), D, Pos, Root, Text) :-
@@ -115,26 +154,57 @@ tree_size(us(_, _, T), N) :- tree_size(T, N0), N is N0 + 1.
 tree_size(them(Bs), N) :-
     foldl([b(_, _, T), A0, A]>>(tree_size(T, S), A is A0 + S), Bs, 1, N).
 
-%!  play_job(+Ctx, +PosText, :Defender, +MaxUsMoves, -Json) is det.
+%!  play_job(+Ctx, +PosText, +Kind, +MaxUsMoves, -Json) is det.
 %
-%   Plays the table from PosText against Defender (called as
-%   call(Defender, Pos, Move, Pos1)) and describes the game: result,
-%   moves (each with the side, the move's text and, for ours, the rule
-%   and advice behind it) and our move count.
+%   Plays the table from PosText against the defender Kind (`perfect`
+%   or `random`, see defender/3) and describes the game: result, moves
+%   (each with the side, the move's text, the position reached and, for
+%   ours, the rule and advice behind it), our move count and our optimal
+%   count from the start (see known_optimal/4).
 
-play_job(Ctx, PosText, Defender, MaxUsMoves, Json) :-
-    read_position(PosText, Pos0),
+play_job(Ctx, PosText, Kind, MaxUsMoves, Json) :-
+    our_position(Ctx, PosText, Pos),
     Ctx = ctx(_, _, D),
-    D:reset_depth(Pos0, Pos),
+    defender(D, Kind, Defender),
     play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps),
     maplist(step_move, Steps, Moves),
     line_texts(D, Pos, Moves, Texts),
-    maplist(step_json, Steps, Texts, Json0),
+    line_positions(D, Pos, Moves, Positions),
+    maplist(step_json, Steps, Texts, Positions, Json0),
     aggregate_all(count, member(us(_, _, _), Steps), UsMoves),
-    json_string(json([result=Result, moves=Json0, us_moves=UsMoves]), Json).
+    known_optimal(D, Kind, Pos, Optimal),
+    json_string(json([result=Result, moves=Json0, us_moves=UsMoves,
+                      optimal=Optimal]), Json).
 
-step_json(us(_, Rule, Advice), Text, json([side=us, move=Text, rule=Rule, advice=Advice])).
-step_json(them(_), Text, json([side=them, move=Text])).
+% known_optimal(+Domain, +Kind, +Pos, -Optimal): our optimal number of
+% moves from Pos where the domain knows it, or where the perfect
+% defender plays (it is searched then anyway); else null.
+known_optimal(D, Kind, Pos, Optimal) :-
+    (   ( declares(D, optimal_moves, 2) ; Kind == perfect ),
+        optimal_counter(D, Counter),
+        call(Counter, Pos, N)
+    ->  Optimal = N
+    ;   Optimal = @(null)
+    ).
+
+step_json(us(_, Rule, Advice), Text, Position,
+          json([side=us, move=Text, rule=Rule, advice=Advice, position=Position])).
+step_json(them(_), Text, Position, json([side=them, move=Text, position=Position])).
+
+line_positions(_, _, [], []).
+line_positions(D, Pos, [Move|Moves], [Json|Jsons]) :-
+    once(D:legalmove(Pos, Move, Pos1)),
+    position_json(D, Pos1, Json),
+    line_positions(D, Pos1, Moves, Jsons).
+
+%!  defender(+Domain, +Kind, -Closure) is det.
+%
+%   The defender Kind (`perfect` or `random`) of Domain, called as
+%   call(Closure, Pos, Move, Pos1).
+
+defender(D, perfect, Closure) :-
+    perfect_defender(D, Closure).
+defender(D, random, al0_jobs:random_reply(D)).
 
 %!  step_move(+Step, -Move) is det.
 %
@@ -170,18 +240,21 @@ random_reply(D, Pos, Move, Pos1) :-
 %     * state_job(Ctx, start, PosText, Json): a new game from PosText;
 %     * state_job(Ctx, us, _, Json): our move (rule, advice, move text);
 %     * state_job(Ctx, them, MoveText, Json): the opponent's move, given
-%       as its text; Json says whether it was legal.
+%       as its text; Json says whether it was legal, and when not, why
+%       (`reason`: the domain's move_refusal/3, or null).
 %
-%   Json always holds `over` (the outcome, or null) and `moves`, the
-%   legal moves' texts in the position reached.
+%   Json always holds `over` (the outcome, or null), `moves`, the
+%   legal moves' texts in the position reached, and `position`
+%   (position_json/3); at the start also `optimal` (known_optimal/4 for
+%   a person defending).
 
 state_job(Ctx, start, PosText, Json) :-
-    read_position(PosText, Pos0),
-    Ctx = ctx(_, _, D),
-    D:reset_depth(Pos0, Pos),
+    our_position(Ctx, PosText, Pos),
     new_game(Pos, State),
     nb_setval(al0_state, State),
-    state_json(Ctx, State, [], Json).
+    Ctx = ctx(_, _, D),
+    known_optimal(D, human, Pos, Optimal),
+    state_json(Ctx, State, [optimal=Optimal], Json).
 state_job(Ctx, us, _, Json) :-
     nb_getval(al0_state, State0),
     State0 = state(Pos, _, _, _),
@@ -197,12 +270,13 @@ state_job(Ctx, them, MoveText, Json) :-
     nb_getval(al0_state, State0),
     State0 = state(Pos, _, _, _),
     Ctx = ctx(_, _, D),
-    (   D:legalmove(Pos, Move, Pos1),
-        D:move_text(Pos, Move, MoveText)
+    (   move_named(D, Pos, MoveText, Move, Pos1)
     ->  them_turn(Ctx, State0, Move, Pos1, State),
         nb_setval(al0_state, State),
         state_json(Ctx, State, [legal= @(true)], Json)
-    ;   state_json(Ctx, State0, [legal= @(false)], Json)
+    ;   declares(D, move_refusal, 3), D:move_refusal(Pos, MoveText, Reason)
+    ->  state_json(Ctx, State0, [legal= @(false), reason=Reason], Json)
+    ;   state_json(Ctx, State0, [legal= @(false), reason= @(null)], Json)
     ).
 
 state_json(Ctx, State, Fields, Json) :-
@@ -210,5 +284,42 @@ state_json(Ctx, State, Fields, Json) :-
     Ctx = ctx(_, _, D),
     (   game_over(Ctx, State, Result) -> Over = Result ; Over = @(null) ),
     findall(T, (D:legalmove(Pos, M, _), D:move_text(Pos, M, T)), Moves),
-    format(string(PosOut), "~q", [Pos]),
-    json_string(json([over=Over, moves=Moves, position=PosOut|Fields]), Json).
+    position_json(D, Pos, Position),
+    json_string(json([over=Over, moves=Moves, position=Position|Fields]), Json).
+
+%!  solve_job(+Domain, +PosText, -Json) is det.
+%
+%   Json holds `optimal` (our optimal number of moves to success from
+%   PosText, null when we cannot force it), `moves` (the texts of an
+%   optimal line, both sides playing perfectly, until the game is over;
+%   from a position we cannot win, the perfect defender's line until
+%   the game ends or we have no optimal move) and `result` (the outcome
+%   at its end, or null).
+
+solve_job(D, PosText, Json) :-
+    read_position(PosText, Pos0),
+    D:reset_depth(Pos0, Pos),
+    optimal_counter(D, Counter),
+    (   call(Counter, Pos, N) -> Optimal = N ; Optimal = @(null) ),
+    optimal_line(D, Pos, 400, Moves, Last),
+    line_texts(D, Pos, Moves, Texts),
+    (   D:outcome(Last, Result0) -> Result = Result0 ; Result = @(null) ),
+    json_string(json([optimal=Optimal, moves=Texts, result=Result]), Json).
+
+optimal_line(D, Pos, Left, Moves, Last) :-
+    (   ( Left =:= 0 ; D:outcome(Pos, _) )
+    ->  Moves = [], Last = Pos
+    ;   D:to_move(Pos, us)
+    ->  optimal_mover(D, Mover),
+        (   call(Mover, Pos, Move, Pos1)
+        ->  Moves = [Move|Rest],
+            Left1 is Left - 1,
+            optimal_line(D, Pos1, Left1, Rest, Last)
+        ;   Moves = [], Last = Pos
+        )
+    ;   perfect_defender(D, Defender),
+        call(Defender, Pos, Move, Pos1),
+        Moves = [Move|Rest],
+        Left1 is Left - 1,
+        optimal_line(D, Pos1, Left1, Rest, Last)
+    ).

@@ -1,20 +1,21 @@
 :- module(al0_verify,
-          [ prepare_starts/4,           % :Generator, +Sample, -Count, -Population
-            verify_games/8,             % +Ctx, +From, +To, :Defender, :Optimal, +Ok, +MaxUs, -Json
-            verify_all/6,               % +Ctx, +From, +To, +Ok, +MaxUs, -Json
-            forget_states/0,
-            no_optimal/2                % +Pos, -N
+          [ prepare_starts/5,           % +Domain, +Set, +Sample, -Count, -Population
+            prepare_starts_job/4,       % +Domain, +Set, +Sample, -Json
+            verify_games/6,             % +Ctx, +From, +To, +Kind, +MaxUs, -Json
+            verify_all/5,               % +Ctx, +From, +To, +MaxUs, -Json
+            forget_states/0
           ]).
 
 /** <module> Prove or refute an advice table over a whole set of positions
 
-prepare_starts/3 fixes the start positions (all, or a seeded sample);
+prepare_starts/5 fixes the start positions (all of one of the domain's
+sets, or a seeded sample);
 the jobs then take a slice of them, From (inclusive) to To (exclusive),
 run every game inside Prolog and give back one JSON string of sums that
 the engine merges across slices and worker processes.
 
-  * verify_games/8 plays one game from every start against one defender.
-  * verify_all/6 plays against every defence at once: a state is a
+  * verify_games/6 plays one game from every start against one defender.
+  * verify_all/5 plays against every defence at once: a state is a
     position (depth aside) with the forcing tree still being followed; a
     state that recurs on the way is a loop; the value of a state is the
     worst case over the opponent's replies, memoised across starts.
@@ -23,24 +24,22 @@ the engine merges across slices and worker processes.
 
 :- use_module(al0).
 :- use_module('../job_io').
-:- use_module(jobs, [line_texts/4, step_move/2]).
-
-:- meta_predicate
-    prepare_starts(1, +, -, -),
-    verify_games(+, +, +, 3, 2, +, +, -).
+:- use_module(jobs, [line_texts/4, step_move/2, defender/3]).
+:- use_module(domain, [ declares/3, success_outcomes/2, optimal_counter/2,
+                        position_json/3 ]).
 
 :- dynamic memo/3.
 
-%!  prepare_starts(:Generator, +Sample, -Count, -Population) is det.
+%!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
-%   The start positions are every Pos of call(Generator, Pos), in order
-%   (Population of them), or, when Sample is sample(N, Seed), N of them
-%   drawn at random with that seed (kept in the generator's order).
+%   The start positions are every Pos of the domain's start(Set, Pos),
+%   in order (Population of them), or, when Sample is sample(N, Seed), N
+%   of them drawn at random with that seed (kept in the domain's order).
 %   Count is how many are chosen. Raises a domain error when N exceeds
 %   the population.
 
-prepare_starts(Generator, Sample, Count, Population) :-
-    findall(P, call(Generator, P), All),
+prepare_starts(D, Set, Sample, Count, Population) :-
+    findall(P, ( D:start(Set, P0), D:reset_depth(P0, P) ), All),
     length(All, Population),
     (   Sample = sample(N, Seed)
     ->  (   N =< Population -> true
@@ -59,29 +58,43 @@ prepare_starts(Generator, Sample, Count, Population) :-
     compound_name_arguments(Array, starts, Starts),
     nb_setval(al0_starts, Array).
 
+%!  prepare_starts_job(+Domain, +Set, +Sample, -Json) is det.
+%
+%   prepare_starts/5 for the engine: Json holds `count` and `population`;
+%   `count` is null when the sample is larger than the population.
+
+prepare_starts_job(D, Set, Sample, Json) :-
+    catch(prepare_starts(D, Set, Sample, Count, Population),
+          error(domain_error(sample_within(Population), _), _),
+          Count = @(null)),
+    json_string(json([count=Count, population=Population]), Json).
+
 slice(From, To, Positions) :-
     nb_getval(al0_starts, Array),
     compound_name_arity(Array, _, Count),
     Last is min(To, Count),
     findall(P, ( between(From, Last, I), I > From, arg(I, Array, P) ), Positions).
 
-%!  no_optimal(+Pos, -N) is failure.
+%!  verify_games(+Ctx, +From, +To, +Kind, +MaxUs, -Json) is det.
 %
-%   For domains without a tablebase: no optimal count is known.
+%   Plays the table from every start in the slice From..To against the
+%   defender Kind (`perfect` or `random`, al0_jobs:defender/3). Our
+%   optimal move count from a start comes from the domain's
+%   optimal_moves/2, or, against the perfect defender, from the same
+%   search that defends. The domain's success/1 says which results count
+%   as success. Json holds positions, by_result, successes, sum_moves,
+%   sum_optimal, sum_ratio, optimal (whether optimal counts are known),
+%   max_moves, histogram (moves -> games) and counterexamples (start and
+%   game line of every failure).
 
-no_optimal(_, _) :- fail.
-
-%!  verify_games(+Ctx, +From, +To, :Defender, :Optimal, +Ok, +MaxUs, -Json) is det.
-%
-%   Plays the table from every start in the slice From..To against
-%   Defender (call(Defender, Pos, Move, Pos1)). Optimal gives our
-%   optimal move count from a start (call(Optimal, Pos, N)), or fails.
-%   Ok lists the results that count as success. Json holds positions,
-%   by_result, successes, sum_moves, sum_optimal, sum_ratio, max_moves,
-%   histogram (moves -> games) and counterexamples (start and game line
-%   of every failure).
-
-verify_games(Ctx, From, To, Defender, Optimal, Ok, MaxUs, Json) :-
+verify_games(Ctx, From, To, Kind, MaxUs, Json) :-
+    Ctx = ctx(_, _, D),
+    defender(D, Kind, Defender),
+    success_outcomes(D, Ok),
+    (   ( declares(D, optimal_moves, 2) ; Kind == perfect )
+    ->  optimal_counter(D, Optimal), Known = true
+    ;   Optimal = [_, _]>>fail, Known = false
+    ),
     slice(From, To, Positions),
     foldl(verify_one(Ctx, Defender, Optimal, Ok, MaxUs),
           Positions, acc(0, [], 0, 0, 0, 0.0, 0, [], []), Acc),
@@ -91,7 +104,7 @@ verify_games(Ctx, From, To, Defender, Optimal, Ok, MaxUs, Json) :-
     reverse(Fails, FailsInOrder),
     json_string(json([positions=N, by_result=ByResultJson, successes=Successes,
                       sum_moves=SumMoves, sum_optimal=SumOpt, sum_ratio=SumRatio,
-                      max_moves=Max, histogram=HistJson,
+                      optimal= @(Known), max_moves=Max, histogram=HistJson,
                       counterexamples=FailsInOrder]), Json).
 
 verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
@@ -113,8 +126,9 @@ verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
         F = F0
     ;   S = S0, M = M0, O = O0, R = R0, Max = Max0, H = H0,
         game_line(Ctx, Pos, Steps, Line),
-        format(string(PosText), "~q", [Pos]),
-        F = [json([position=PosText, result=Result, line=Line])|F0]
+        Ctx = ctx(_, _, D),
+        position_json(D, Pos, Shown),
+        F = [json([position=Shown, result=Result, line=Line])|F0]
     ),
     Acc = acc(N, By, S, M, O, R, Max, H, F).
 
@@ -122,10 +136,11 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
     maplist(step_move, Steps, Moves),
     line_texts(D, Pos, Moves, Texts).
 
-%!  verify_all(+Ctx, +From, +To, +Ok, +MaxUs, -Json) is det.
+%!  verify_all(+Ctx, +From, +To, +MaxUs, -Json) is det.
 %
 %   The worst case over every defence from every start of the slice
-%   From..To. States valued are remembered across calls until
+%   From..To; the domain's success/1 says which results count as
+%   success. States valued are remembered across calls until
 %   forget_states/0. Json holds
 %   positions, by_result (the worst outcome from each start), max_moves
 %   (the most of our moves any defence can force before success), sum_worst
@@ -133,7 +148,9 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   states valued) and refutations: for each failing start its outcome
 %   and a shortest line to it.
 
-verify_all(Ctx, From, To, Ok, MaxUs, Json) :-
+verify_all(Ctx, From, To, MaxUs, Json) :-
+    Ctx = ctx(_, _, D),
+    success_outcomes(D, Ok),
     slice(From, To, Positions),
     foldl(verify_all_one(Ctx, Ok, MaxUs), Positions,
           all(0, [], 0, 0, 0, []), all(N, By, Successes, Max, Sum, Refs)),
@@ -146,7 +163,7 @@ verify_all(Ctx, From, To, Ok, MaxUs, Json) :-
 
 %!  forget_states is det.
 %
-%   Forgets the states verify_all/6 has valued.
+%   Forgets the states verify_all/5 has valued.
 
 forget_states :-
     retractall(memo(_, _, _)).
@@ -163,8 +180,8 @@ verify_all_one(Ctx, Ok, MaxUs, Pos, all(N0, By0, S0, Max0, Sum0, R0),
         bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0,
         Ctx = ctx(_, _, D),
         line_texts(D, Pos, Line, Texts),
-        format(string(PosText), "~q", [Pos]),
-        R = [json([position=PosText, result=Result, line=Texts])|R0]
+        position_json(D, Pos, Shown),
+        R = [json([position=Shown, result=Result, line=Texts])|R0]
     ).
 
 % worst(+Ctx, +State, +Ok, +Left, +Path, -Value): Value is ok(Moves), the

@@ -46,7 +46,20 @@
             boxed_on_edge/1,
             % distances
             kingdist/3,
-            manhattan/3
+            manhattan/3,
+            % what the domain declares (kb/README.md, "AL0 domains")
+            initial/1,                  % -Pos
+            start_set/1,                % ?Name
+            start/2,                    % +Name, -Pos
+            success/1,                  % ?Result
+            perfect_reply/3,            % +Pos, -Move, -Pos1
+            optimal_moves/2,            % +Pos, -N
+            optimal_move/3,             % +Pos, -Move, -Pos1
+            prepare/3,                  % +CacheDir, +Rebuild, -Source
+            tablebase_json/1,           % -Json
+            chess_material/2,           % -White, -Black
+            chess_position/3,           % +Turn, +Pieces, -Pos
+            chess_board/3               % +Pos, -Turn, -Pieces
           ]).
 % Compile arithmetic inline (this flag is restored at the end of the file).
 :- set_prolog_flag(optimise, true).
@@ -759,3 +772,106 @@ okorndle(krk(_, W, R, _, _), krk(_, W0, R0, _, _)) :-
     K is W*64+R, kd(K, D),
     K0 is W0*64+R0, kd(K0, D0),
     D =< D0.
+
+
+		 /*******************************
+		 *   WHAT THE DOMAIN DECLARES   *
+		 *******************************/
+
+% The perfect defender, the optimal counts and the start positions come
+% from the tablebase (krk_tablebase.pl, which uses this module).
+:- use_module(krk_tablebase, []).
+
+%! initial(-Pos) is det.
+%
+%  The demonstration's start: white king e1, rook a1, black king e5,
+%  White to move.
+
+initial(krk(w, 4, 0, 36, 0)).
+
+%! start_set(?Name) is nondet.
+%
+%  The sets of start positions for verification: `canonical` (the
+%  default: one White-to-move position per symmetry class, 21,959) and
+%  `all` (every White-to-move position, 175,168).
+
+start_set(canonical).
+start_set(all).
+
+%! start(+Name, -Pos) is nondet.
+%
+%  Pos is a start position of the set Name (needs prepare/3 first).
+
+start(Set, Pos) :-
+    krk_tablebase:start_position(Set, Pos).
+
+%! success(?Result) is nondet.
+%
+%  Checkmate is the only success.
+
+success(mate).
+
+%! perfect_reply(+Pos, -Move, -Pos1) is semidet.
+%
+%  The tablebase's longest resistance (krk_tablebase:perfect_reply/3).
+
+perfect_reply(Pos, Move, Pos1) :-
+    krk_tablebase:perfect_reply(Pos, Move, Pos1).
+
+%! optimal_moves(+Pos, -N) is semidet.
+%
+%  N is White's number of moves to mate from Pos with best play on both
+%  sides; fails for a draw.
+
+optimal_moves(Pos, N) :-
+    krk_tablebase:dtm(Pos, N),
+    integer(N).
+
+%! optimal_move(+Pos, -Move, -Pos1) is semidet.
+%
+%  A White move on a shortest mate (krk_tablebase:optimal_move/3).
+
+optimal_move(Pos, Move, Pos1) :-
+    krk_tablebase:optimal_move(Pos, Move, Pos1).
+
+%! prepare(+CacheDir, +Rebuild, -Source) is det.
+%
+%  Loads the tablebase from CacheDir, or builds it (and saves it there)
+%  when it is missing, corrupt or Rebuild is `true`. Source is
+%  `session`, `cache` or `built`.
+
+prepare(Dir, Rebuild, Source) :-
+    krk_tablebase:prepare_cache(Dir, Rebuild, Source).
+
+%! tablebase_json(-Json) is det.
+%
+%  Figures of the tablebase as a JSON string (krk_tablebase:stats_json/1).
+
+tablebase_json(Json) :-
+    krk_tablebase:stats_json(Json).
+
+%! chess_material(-White, -Black) is det.
+%
+%  White has king and rook, Black the king.
+
+chess_material('KR', 'K').
+
+%! chess_position(+Turn, +Pieces, -Pos) is semidet.
+%
+%  Pos is the position of a board with exactly a white king and rook and
+%  a black king (Pieces as piece(Colour, Letter, Square)), Turn to move.
+
+chess_position(Turn, Pieces, krk(Turn, WK, WR, BK, 0)) :-
+    memberchk(Turn, [w, b]),
+    msort(Pieces, [piece(b, k, BK), piece(w, k, WK), piece(w, r, WR)]),
+    legal_position(krk(Turn, WK, WR, BK, 0)).
+
+%! chess_board(+Pos, -Turn, -Pieces) is det.
+%
+%  The board of Pos: its pieces as piece(Colour, Letter, Square).
+
+chess_board(krk(Turn, WK, WR, BK, _), Turn, Pieces) :-
+    (   WR == none
+    ->  Pieces = [piece(w, k, WK), piece(b, k, BK)]
+    ;   Pieces = [piece(w, k, WK), piece(w, r, WR), piece(b, k, BK)]
+    ).

@@ -3,6 +3,7 @@
             save_tablebase/1,           % +File
             load_tablebase/1,           % +File
             ensure_tablebase/0,
+            prepare_cache/3,            % +Dir, +Rebuild, -Source
             tablebase_loaded/0,
             wtm/2,                      % ?Index, ?Dtm
             btm/2,                      % ?Index, ?Class
@@ -24,7 +25,8 @@
 :- use_module(library(lists)).
 :- use_module(library(fastrw)).
 :- use_module(library(http/json)).
-:- use_module(krk).
+:- use_module(krk, except([ perfect_reply/3, optimal_move/3, optimal_moves/2,
+                            start/2 ])).
 
 /** <module> KRK tablebase by retrograde analysis
 
@@ -100,6 +102,36 @@ ensure_tablebase :-
     ->  true
     ;   build_tablebase
     ).
+
+%! prepare_cache(+Dir, +Rebuild, -Source) is det.
+%
+%  Makes the tablebase ready: kept from this session (Source `session`),
+%  loaded from the file krk_tablebase.v1.fastrw in Dir (`cache`), or,
+%  when that is missing or corrupt (not readable, or not every position)
+%  or Rebuild is `true`, built and saved there (`built`). The file is
+%  written under another name first and renamed, so a reader never sees
+%  half of it.
+
+prepare_cache(Dir, Rebuild, Source) :-
+    directory_file_path(Dir, 'krk_tablebase.v1.fastrw', File),
+    (   Rebuild \== true, loaded
+    ->  Source = session
+    ;   Rebuild \== true, exists_file(File),
+        catch(load_tablebase(File), _, fail),
+        complete
+    ->  Source = cache
+    ;   build_tablebase,
+        current_prolog_flag(pid, Pid),
+        format(atom(Partial), "~w.tmp~w", [File, Pid]),
+        save_tablebase(Partial),
+        rename_file(Partial, File),
+        Source = built
+    ).
+
+% Every legal position is in the table.
+complete :-
+    aggregate_all(count, wtm(_, _), 175168),
+    aggregate_all(count, btm(_, _), 223944).
 
 		 /*******************************
 		 *            BUILD             *
@@ -484,15 +516,23 @@ stats(Stats) :-
 
 %! stats_json(-String) is det.
 %
-%  String is stats/1 written as JSON (class keys become strings, e.g.
-%  `"btm_classes": {"0": 216, ..., "draw": 22244}`), for callers that
-%  parse the result outside Prolog.
+%  String is the engine's description of the tablebase, as JSON:
+%  `wtm_positions`, `btm_positions`, `max_dtm` (White to move),
+%  `btm_classes` (value -> positions, Black to move, the whole board),
+%  `wtm_canonical_positions`, `btm_canonical_positions` and
+%  `btm_canonical` (the class counts under the symmetry reduction of
+%  krkopt.data). Class keys are strings, e.g. `{"0": 27, ..., "draw":
+%  2796}`.
 
 stats_json(String) :-
-    stats(Stats),
-    dict_pairs(Stats, Tag, Pairs0),
-    maplist(json_value, Pairs0, Pairs),
-    dict_pairs(JSON, Tag, Pairs),
+    stats(S),
+    maplist(json_value,
+            [ wtm_positions-S.wtm, btm_positions-S.btm, max_dtm-S.max_wtm,
+              btm_classes-S.btm_classes, wtm_canonical_positions-S.canonical_wtm,
+              btm_canonical_positions-S.canonical_btm,
+              btm_canonical-S.canonical_btm_classes ],
+            Pairs),
+    dict_pairs(JSON, tablebase, Pairs),
     with_output_to(string(String),
                    json_write_dict(current_output, JSON, [width(0)])).
 

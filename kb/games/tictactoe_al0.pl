@@ -1,6 +1,12 @@
 :- module(tictactoe_al0,
           [ initial/1,                  % -Pos
-            start/2,                    % ?Seat, -Pos
+            start_set/1,                % ?Name
+            start/2,                    % +Name, -Pos
+            success/1,                  % ?Result
+            parse_position/2,           % +Text, -Pos
+            position_text/2,            % +Pos, -Text
+            show_position/2,            % +Pos, -Text
+            move_refusal/3,             % +Pos, +Text, -Reason
             legalmove/3,                % +Pos, ?Move, -Pos1
             to_move/2,                  % +Pos, -Side
             depth/2,                    % +Pos, -Depth
@@ -33,7 +39,7 @@ The goal predicates describe the position for the side that just moved
 complete a line of two marks.
 */
 
-:- use_module(tictactoe, [line/1, free_bits/2]).
+:- use_module(tictactoe, [line/1, free_bits/2, text_board/3, board_text/3, draw_board/3]).
 
 %!  initial(-Pos) is det.
 %
@@ -41,16 +47,94 @@ complete a line of two marks.
 
 initial(t(0, 0, us, 0)).
 
-%!  start(?Seat, -Pos) is nondet.
+%!  start_set(?Name) is nondet.
 %
-%   The positions where we first move: from the `first` seat the empty
-%   board; from the `second`, the board after each first move of theirs.
+%   The sets of start positions for verification: `both-seats` (the
+%   default), `first-seat` and `second-seat`.
 
-start(first, Pos) :-
+start_set('both-seats').
+start_set('first-seat').
+start_set('second-seat').
+
+%!  start(+Name, -Pos) is nondet.
+%
+%   The positions where we first move: from the first seat the empty
+%   board; from the second, the board after each first move of theirs;
+%   from both seats, all of these.
+
+start('both-seats', Pos) :-
+    seat_start(_, Pos).
+start('first-seat', Pos) :-
+    seat_start(first, Pos).
+start('second-seat', Pos) :-
+    seat_start(second, Pos).
+
+seat_start(first, Pos) :-
     initial(Pos).
-start(second, t(0, T, us, 0)) :-
+seat_start(second, t(0, T, us, 0)) :-
     between(0, 8, I),
     T is 1 << I.
+
+%!  success(?Result) is nondet.
+%
+%   A table that never loses succeeds: a win or a draw.
+
+success(won).
+success(draw).
+
+%!  parse_position(+Text, -Pos) is semidet.
+%
+%   Pos is the position written as 9 squares row by row (`x`, `o` or
+%   `.`, e.g. "x...o...."), with whoever is to move as us (X moves
+%   first). Raises the same error as tictactoe:text_board/3 for a
+%   malformed or impossible board.
+
+parse_position(Text, t(Us, Them, us, 0)) :-
+    text_board(Text, Xs, Os),
+    (   popcount(Xs) =:= popcount(Os)
+    ->  Us = Xs, Them = Os
+    ;   Us = Os, Them = Xs
+    ).
+
+%!  position_text(+Pos, -Text) is det.
+%
+%   Text is the position's 9 squares (the form parse_position/2 reads).
+
+position_text(Pos, Text) :-
+    marks(Pos, Xs, Os),
+    board_text(Xs, Os, Text).
+
+%!  show_position(+Pos, -Text) is det.
+%
+%   Text is the board drawn for people, free squares by number.
+
+show_position(Pos, Text) :-
+    marks(Pos, Xs, Os),
+    draw_board(Xs, Os, Text).
+
+%!  move_refusal(+Pos, +Text, -Reason) is det.
+%
+%   Why a person's Text names no legal move at Pos: not a square, or a
+%   square already taken.
+
+move_refusal(t(U, T, _, _), Text, Reason) :-
+    (   catch(number_string(N, Text), _, fail), integer(N), between(1, 9, N)
+    ->  Bit is 1 << (N - 1),
+        (   (U \/ T) /\ Bit =\= 0
+        ->  format(string(Reason), "square ~d is taken", [N])
+        ;   format(string(Reason), "square ~d cannot be played now", [N])
+        )
+    ;   format(string(Reason), "'~w' is not a square: type a number from 1 to 9", [Text])
+    ).
+
+% marks(+Pos, -Xs, -Os): X moved first, so X has more marks, or as many
+% as O with X to move.
+marks(t(U, T, Side, _), Xs, Os) :-
+    Nu is popcount(U), Nt is popcount(T),
+    (   ( Nu > Nt ; Nu =:= Nt, Side == us )
+    ->  Xs = U, Os = T
+    ;   Xs = T, Os = U
+    ).
 
 %!  to_move(+Pos, -Side) is det.
 %

@@ -1,52 +1,170 @@
 :- module(search_jobs,
-          [ search_job/5,               % +Game, +PosText, +Algo, +MaxDepth, -Json
-            position_job/3              % +Game, +PosText, -Json
+          [ games_job/1,                % -Json
+            search_job/5,               % +Game, +Start, +Algo, +MaxDepth, -Json
+            turn_job/3,                 % +Game, +Start, -Json
+            move_job/4                  % +Game, +PosText, +Typed, -Json
           ]).
 
 /** <module> Search jobs for the engine: one call, one JSON string back
 
-Positions travel as text and are read here with term_string/2 (reading
-runs nothing); positions go back written with ~q.
+Game is the module a game's file is loaded into. Start says where a job
+starts:
+
+    * typed(Text): a position as a person wrote it, read by the game
+      (game_io:game_position/3);
+    * term(Text): a position as an earlier job wrote it (with `~q`),
+      read with job_io:read_position/2;
+    * initial: the game's initial/1.
+
+Positions go back written with `~q` (read back as term(Text)), beside
+what people see of them. A job that refuses a person's text answers
+`{"error": Message}` (see game_io:refuse/4).
 */
 
+:- use_module(library(filesex), [directory_member/3]).
 :- use_module('../job_io').
 :- use_module(search).
+:- use_module(game_io).
 
-%!  search_job(+Game, +PosText, +Algo, +MaxDepth, -Json) is det.
+%!  games_job(-Json) is det.
 %
-%   Searches the position PosText of module Game with Algo (`minimax` or
-%   `alphabeta`) to MaxDepth (an integer or `inf`). Json is a string
-%   holding value, line (the principal variation, root first), nodes
-%   (positions visited) and seconds.
+%   Json lists the games shipped under kb/, by name: each a name (its
+%   file's stem), a description and a file. A game is a `.pl` file whose
+%   module exports game_description/1; the files are found by reading
+%   their first term, and only the games among them are loaded.
 
-search_job(Game, PosText, Algo, MaxDepth, Json) :-
-    read_position(PosText, Pos),
+games_job(Json) :-
+    kb_directory(Root),
+    findall(Name-game(File, Module),
+            ( directory_member(Root, File, [recursive(true), extensions([pl])]),
+              game_module(File, Module),
+              file_base_name(File, Base),
+              file_name_extension(Name, _, Base) ),
+            Pairs),
+    keysort(Pairs, Sorted),
+    maplist(game_json, Sorted, Games),
+    json_string(json([games=Games]), Json).
+
+kb_directory(Root) :-
+    module_property(search_jobs, file(File)),
+    file_directory_name(File, Dir),
+    file_directory_name(Dir, Root).
+
+% game_module(+File, -Module): the first term of File declares Module,
+% which exports game_description/1. Reading the term runs nothing.
+game_module(File, Module) :-
+    catch(setup_call_cleanup(open(File, read, In),
+                             read_term(In, First, []),
+                             close(In)),
+          error(_, _), fail),
+    First = (:- module(Module, Exports)),
+    is_list(Exports),
+    memberchk(game_description/1, Exports).
+
+game_json(Name-game(File, Module), json([name=Name, description=Text, file=File])) :-
+    use_module(File, []),
+    Module:game_description(Text).
+
+%!  search_job(+Game, +Start, +Algo, +MaxDepth, -Json) is det.
+%
+%   Searches from Start (see the module comment) with Algo (`minimax`
+%   or `alphabeta`) to MaxDepth (an integer or `inf`). Json holds
+%   position (the root, `~q`), drawing (the root for people), value,
+%   line (the principal variation, root first, `~q`), moves (the moves
+%   along it, for people), nodes (positions visited) and seconds.
+
+search_job(Game, Start, Algo, MaxDepth, Json) :-
+    answer(search_answer(Game, Start, Algo, MaxDepth), Json).
+
+search_answer(Game, Start, Algo, MaxDepth, Answer) :-
+    start(Start, Game, Pos),
     reset_visited,
     get_time(T0),
     run(Algo, Game, Pos, MaxDepth, Line, Val),
     get_time(T1),
     visited(Nodes),
     Seconds is T1 - T0,
-    maplist(show, Line, Texts),
-    json_string(json([value=Val, line=Texts, nodes=Nodes, seconds=Seconds]), Json).
+    game_drawing(Game, Pos, Drawing),
+    maplist(term_text, Line, Texts),
+    Texts = [Root|_],
+    labels(Line, Game, Moves),
+    Answer = json([position=Root, drawing=Drawing, value=Val, line=Texts,
+                   moves=Moves, nodes=Nodes, seconds=Seconds]).
 
 run(minimax, Game, Pos, MaxDepth, Line, Val) :-
     minimax_pv(Game:Pos, MaxDepth, Line, Val).
 run(alphabeta, Game, Pos, MaxDepth, Line, Val) :-
     alphabeta_pv(Game:Pos, -1.0Inf, 1.0Inf, MaxDepth, Line, Val).
 
-%!  position_job(+Game, +PosText, -Json) is det.
+% labels(+Line, +Game, -Moves): the moves between consecutive positions.
+labels([Pos, Pos1|Line], Game, [Move|Moves]) :- !,
+    game_move_label(Game, Pos, Pos1, Move),
+    labels([Pos1|Line], Game, Moves).
+labels(_, _, []).
+
+%!  turn_job(+Game, +Start, -Json) is det.
 %
-%   Json describes the position PosText of Game: its successors (each
-%   written with ~q), whether MAX is to move, and its static value.
+%   Json describes the position Start (see the module comment): position
+%   (`~q`), drawing (for people), max_to_move, over (no move is left),
+%   value (the static value once the game is over, else null) and prompt
+%   (how a person moves there, null once the game is over).
 
-position_job(Game, PosText, Json) :-
+turn_job(Game, Start, Json) :-
+    answer(turn_answer(Game, Start), Json).
+
+turn_answer(Game, Start, json([position=Text, drawing=Drawing,
+                               max_to_move=Max, over=Over,
+                               value=Val, prompt=Prompt])) :-
+    start(Start, Game, Pos),
+    term_text(Pos, Text),
+    game_drawing(Game, Pos, Drawing),
+    truth(Game:max_to_move(Pos), Max),
+    (   Game:moves(Pos, [_|_])
+    ->  Over = @(false), Val = @(null),
+        game_move_prompt(Game, Pos, Prompt)
+    ;   Over = @(true), Prompt = @(null),
+        Game:staticval(Pos, Val)
+    ).
+
+truth(Goal, @(true)) :- call(Goal), !.
+truth(_, @(false)).
+
+%!  move_job(+Game, +PosText, +Typed, -Json) is det.
+%
+%   Json holds the position (`~q`) after the move Typed a person made in
+%   the position PosText (`~q`), and the move for people; or the error
+%   when Typed names no move there.
+
+move_job(Game, PosText, Typed, Json) :-
+    answer(move_answer(Game, PosText, Typed), Json).
+
+move_answer(Game, PosText, Typed, json([position=Text, move=Move])) :-
     read_position(PosText, Pos),
-    (   Game:moves(Pos, Succs) -> true ; Succs = [] ),
-    maplist(show, Succs, Texts),
-    (   Game:max_to_move(Pos) -> Max = @(true) ; Max = @(false) ),
-    Game:staticval(Pos, Val),
-    json_string(json([successors=Texts, max_to_move=Max, value=Val]), Json).
+    game_read_move(Game, Pos, Typed, Pos1),
+    game_move_label(Game, Pos, Pos1, Move),
+    term_text(Pos1, Text).
 
-show(Pos, Text) :-
+% start(+Start, +Game, -Pos): the position a job starts from.
+start(typed(Text), Game, Pos) :-
+    game_position(Game, Text, Pos).
+start(term(Text), _, Pos) :-
+    read_position(Text, Pos).
+start(initial, Game, Pos) :-
+    Game:initial(Pos).
+
+% answer(:Answer, -Json): Json is the JSON term call(Answer, Term) gives,
+% or {"error": Message} when it refuses a person's text.
+:- meta_predicate answer(1, -).
+
+answer(Answer, Json) :-
+    catch(call(Answer, Term), Error, refused(Error, Term)),
+    json_string(Term, Json).
+
+refused(Error, json([error=Message])) :-
+    refusal(Error, Message),
+    !.
+refused(Error, _) :-
+    throw(Error).
+
+term_text(Pos, Text) :-
     format(string(Text), "~q", [Pos]).

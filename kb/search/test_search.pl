@@ -1,9 +1,13 @@
-/*  plunit tests of the game-tree searches, over tic-tac-toe and Nim.
+/*  plunit tests of the game-tree searches and their jobs, over
+    tic-tac-toe, Nim and a game that declares nothing for people.
     Run: swipl -g run_tests -t halt kb/search/test_search.pl
 */
 :- use_module(search).
+:- use_module(jobs).
+:- use_module(game_io).
 :- use_module('../games/tictactoe', []).
 :- use_module('../games/nim', []).
+:- use_module(library(http/json), [atom_json_dict/3]).
 
 :- begin_tests(search).
 
@@ -51,3 +55,115 @@ test(pv_ends_at_game_end) :-
     assertion(Val == -100).
 
 :- end_tests(search).
+
+% A student's game that declares nothing for people: a counter from N;
+% each move subtracts 1 or 2; whoever reaches 0 wins.
+countdown:initial(c(4, max)).
+countdown:moves(c(N, P), Ps) :-
+    N > 0,
+    countdown:other(P, Q),
+    findall(c(M, Q), ( member(D, [1, 2]), M is N - D, M >= 0 ), Ps).
+countdown:other(max, min).
+countdown:other(min, max).
+countdown:max_to_move(c(_, max)).
+countdown:min_to_move(c(_, min)).
+countdown:staticval(c(0, min), 1) :- !.
+countdown:staticval(c(0, max), -1) :- !.
+countdown:staticval(c(_, _), 0).
+
+% refused(:Goal, -Message): Goal refuses a person's text with Message.
+refused(Goal, Message) :-
+    catch(( call(Goal), Message = accepted ), Error, refusal(Error, Message)).
+
+% job(:Job, -Dict): the JSON answer of call(Job, Json) as a dict.
+job(Job, Dict) :-
+    call(Job, Json),
+    atom_json_dict(Json, Dict, [value_string_as(atom)]).
+
+:- begin_tests(game_io_defaults).
+
+test(position_is_read_not_run) :-
+    game_position(countdown, "c(2, max)", Pos),
+    assertion(Pos == c(2, max)).
+
+test(not_a_position, forall(member(Text-Quoted, ["halt"-"'halt'", "X"-"'X'",
+                                                "c(1, max)), halt, (x"-"'c(1, max)), halt, (x'",
+                                                "d(1, max)"-"'d(1, max)'"]))) :-
+    refused(game_position(countdown, Text, _), Message),
+    format(string(Expected),
+           "malformed test_search position ~w: give a Prolog term that moves/2 or staticval/2 accepts, e.g. c(4,max)",
+           [Quoted]),
+    assertion(Message == Expected).
+
+test(drawing_and_label) :-
+    game_drawing(countdown, c(2, max), Drawing),
+    assertion(Drawing == "c(2,max)"),
+    game_move_label(countdown, c(2, max), c(1, min), Label),
+    assertion(Label == "c(1,min)").
+
+test(menu_prompt) :-
+    game_move_prompt(countdown, c(4, max), Text),
+    assertion(Text == "1: c(3,min)  2: c(2,min)").
+
+test(move_by_number_or_term, forall(member(Text, ["2", " 2 ", "c(2, min)"]))) :-
+    game_read_move(countdown, c(4, max), Text, Pos1),
+    assertion(Pos1 == c(2, min)).
+
+test(no_such_move, forall(member(Text-Quoted, ["3"-"'3'", "c(1,min)"-"'c(1,min)'", "X"-"'X'"]))) :-
+    refused(game_read_move(countdown, c(4, max), Text, _), Message),
+    format(string(Expected), "~w is not a move here: type a number from 1 to 2", [Quoted]),
+    assertion(Message == Expected).
+
+test(name_is_the_file_stem) :-
+    game_name(tictactoe, Name),
+    assertion(Name == tictactoe).
+
+test(declared_reading_wins) :-
+    game_position(nim, " 9", Pos),
+    assertion(Pos == nim(9, max)).
+
+:- end_tests(game_io_defaults).
+
+:- begin_tests(search_jobs).
+
+test(games_are_found_by_reading) :-
+    job(games_job, Dict),
+    findall(Name-Text, ( member(G, Dict.games), Name = G.name, Text = G.description ), Games),
+    assertion(Games == [ nim-'One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses',
+                         tictactoe-'Tic-tac-toe: X moves first; three in a line wins' ]).
+
+test(search_from_typed_text) :-
+    job(search_job(tictactoe, typed("xx.oo...."), minimax, inf), Dict),
+    assertion(Dict.value == 100),
+    assertion(Dict.position == 'ttt(3,24,x)'),
+    assertion(Dict.line == ['ttt(3,24,x)', 'ttt(7,24,o)']),
+    assertion(Dict.moves == ['X on 3']).
+
+test(search_from_a_term_and_from_initial) :-
+    job(search_job(nim, term("nim(13,max)"), minimax, inf), Dict),
+    assertion(Dict.moves == ['take 1', 'take 3', 'take 1', 'take 3', 'take 1', 'take 3', 'take 1']),
+    assertion(Dict.drawing == '13 sticks: |||||||||||||'),
+    job(search_job(tictactoe, initial, alphabeta, inf), Root),
+    assertion(Root.nodes == 18297).
+
+test(refused_text_is_an_error_answer) :-
+    job(search_job(nim, typed("many"), minimax, inf), Dict),
+    assertion(Dict.error == 'malformed nim position \'many\': give the number of sticks, e.g. 21').
+
+test(turn) :-
+    job(turn_job(nim, typed("2")), Dict),
+    assertion(Dict.max_to_move == true),
+    assertion(Dict.over == false),
+    assertion(Dict.prompt == 'take 1 to 2 sticks'),
+    job(turn_job(nim, term("nim(0,min)")), Over),
+    assertion(Over.over == true),
+    assertion(Over.value == -100).
+
+test(move) :-
+    job(move_job(tictactoe, "ttt(1,16,x)", "3"), Dict),
+    assertion(Dict.position == 'ttt(5,16,o)'),
+    assertion(Dict.move == 'X on 3'),
+    job(move_job(tictactoe, "ttt(1,16,x)", "5"), Taken),
+    assertion(Taken.error == 'square 5 is taken').
+
+:- end_tests(search_jobs).
