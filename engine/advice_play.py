@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.domains import Domain, Position, Start, describe
-from engine.games import BadInput
-from engine.prolog import atom, integer, session, string
+from engine.prolog import BadInput, atom, integer, session, string
 from engine.tables import LoadedTable
 
 DEFENDERS = ("perfect", "random", "human")

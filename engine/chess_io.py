@@ -20,8 +20,7 @@ from pathlib import Path
 import chess
 import chess.svg
 
-from engine.games import BadInput
-from engine.prolog import atom, integer
+from engine.prolog import BadInput, atom, integer
 
 COLOUR_LETTER = {chess.WHITE: "w", chess.BLACK: "b"}
 LETTER_COLOUR = {"w": chess.WHITE, "b": chess.BLACK}
@@ -149,14 +148,14 @@ def _pieces(board: chess.Board) -> dict[chess.Color, str]:
             for c in (chess.WHITE, chess.BLACK)}
 
 
-def material_matches(fen: str, material: ChessMaterial) -> bool:
-    """Whether ``fen`` has ``material`` in either colours (False when malformed)."""
+def fen_material(fen: str) -> tuple[str, str]:
+    """White's and Black's pieces in ``fen`` (letters, e.g. ``("KQ", "K")``);
+    raises :class:`BadInput` for a malformed FEN."""
     try:
         pieces = _pieces(chess.Board(fen))
-    except ValueError:
-        return False
-    return (material.matches(pieces[chess.WHITE], pieces[chess.BLACK])
-            or material.matches(pieces[chess.BLACK], pieces[chess.WHITE]))
+    except ValueError as error:
+        raise BadInput(f"malformed FEN {fen!r}: {error}") from None
+    return pieces[chess.WHITE], pieces[chess.BLACK]
 
 
 def read_fen(fen: str, material: ChessMaterial) -> ChessBoard:

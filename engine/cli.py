@@ -15,8 +15,7 @@ import sys
 from typing import Callable, Sequence
 
 from advice.errors import AdviceError
-from engine.games import BadInput
-from engine.prolog import EngineError
+from engine.prolog import BadInput, EngineError
 
 EXIT_BAD_INPUT = 2
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from engine.cache import cache_dir
 from engine.chess_io import ChessBoard, ChessMaterial, read_fen
-from engine.games import BadInput
-from engine.prolog import atom, session, string
+from engine.prolog import BadInput, atom, session, string
 
 
 @dataclass(frozen=True)

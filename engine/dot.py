@@ -6,8 +6,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from engine.prolog import BadInput
 from engine.advice_play import Explanation
-from engine.games import BadInput
 
 
 def tree_dot(tree: dict, title: str) -> str:

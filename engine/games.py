@@ -14,13 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.prolog import DEFAULT_SECONDS, EngineError, session
+from engine.prolog import DEFAULT_SECONDS, BadInput, session
 
 SEARCH_INTERFACE = ["moves/2", "staticval/2", "max_to_move/1", "min_to_move/1"]
-
-
-class BadInput(EngineError):
-    """Input a person typed (a position, a move, a name) is not valid."""
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.games import BadInput, Game, run_job
-from engine.prolog import LoadedKB, atom, string
+from engine.games import Game, run_job
+from engine.prolog import BadInput, LoadedKB, atom, string
 from engine.search import Start, load_game, search_from, start_of
 
 

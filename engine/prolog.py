@@ -36,6 +36,10 @@ class EngineError(Exception):
     """Base of every error the engine reports to a user (one line)."""
 
 
+class BadInput(EngineError):
+    """Input a person gave (a position, a move, a name, a file) is not valid."""
+
+
 class KBLoadError(EngineError):
     """A knowledge base could not be loaded (missing, syntax error, ...)."""
 

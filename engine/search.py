@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.games import SEARCH_INTERFACE, BadInput, Game, find_game, run_job, student_game
-from engine.prolog import DEFAULT_SECONDS, LoadedKB, atom, integer, session, string
+from engine.games import SEARCH_INTERFACE, Game, find_game, run_job, student_game
+from engine.prolog import DEFAULT_SECONDS, BadInput, LoadedKB, atom, integer, session, string
 
 ALGORITHMS = ("minimax", "alphabeta")
 

@@ -18,10 +18,9 @@ from advice.compiler import CompiledTable, compile_table
 from advice.errors import Diagnostic
 from advice.parser import parse, parse_file
 from engine.cache import cache_dir
-from engine.chess_io import material_matches, read_fen
+from engine.chess_io import fen_material
 from engine.domains import Domain, describe
-from engine.games import BadInput
-from engine.prolog import InterfaceError, KBLoadError, atom, kb_path, session
+from engine.prolog import BadInput, InterfaceError, KBLoadError, atom, integer, kb_path, session
 
 MODES = ("compiled", "interpreted")
 
@@ -75,13 +74,11 @@ def find_kb(name: str, here: Path | None = None) -> Path | None:
 def shipped_kbs(exporting: str) -> list[Path]:
     """The ``.pl`` files under ``kb`` whose module exports ``exporting``
     (``name/arity``), found by reading their module headers (nothing runs)."""
-    s = session()
-    found = []
-    for path in sorted(kb_path("").rglob("*.pl")):
-        header = json.loads(s.ask(f"bridge:module_header_json({atom(str(path))}, Out)"))
-        if header["module"] is not None and exporting in header["exports"]:
-            found.append(path)
-    return found
+    name, arity = exporting.rsplit("/", 1)
+    files = json.loads(session().ask(
+        f"bridge:shipped_modules_json({atom(name)}/{integer(int(arity))}, Out)",
+        what="finding the shipped knowledge bases"))
+    return [Path(f) for f in files]
 
 
 def load_domain(name: str) -> Domain:
@@ -94,14 +91,17 @@ def load_domain(name: str) -> Domain:
 
 
 def chess_domain_for(fen: str) -> Domain:
-    """The shipped chess domain whose material is that of ``fen``."""
+    """The shipped chess domain whose material is that of ``fen`` (in
+    either colours)."""
+    white, black = fen_material(fen)
     domains = [load_domain(str(path)) for path in shipped_kbs("chess_material/2")]
     for domain in domains:
-        if domain.chess is not None and material_matches(fen, domain.chess):
+        if domain.chess.matches(white, black) or domain.chess.matches(black, white):
             return domain
-    read_fen(fen, domains[0].chess)  # a malformed FEN is named as such
-    raise BadInput(f"no shipped chess domain has the material of FEN {fen!r}: "
-                   f"the endgames are {', '.join(str(d.chess) for d in domains)}")
+    raise BadInput(f"no shipped chess domain has the material of FEN {fen!r} (White "
+                   f"{white or 'nothing'}, Black {black or 'nothing'}): the endgames are "
+                   f"{', '.join(str(d.chess) for d in domains)}; give a domain of your own "
+                   "with --kb")
 
 
 def shipped_demo() -> tuple[Path, str]:

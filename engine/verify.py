@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.domains import Domain, describe
-from engine.games import BadInput
-from engine.prolog import atom, integer, session
+from engine.prolog import BadInput, atom, integer, session
 from engine.tables import load_table
 
 DEFENDERS = ("perfect", "all", "random")

@@ -4,7 +4,8 @@
             missing_predicates/3,       % +Module, +Indicators, -Missing
             missing_predicates_json/3,  % +Module, +Indicators, -Json
             module_vocabulary/2,        % +File, -Json
-            module_header_json/2        % +File, -Json
+            shipped_module/3,           % +Indicator, -File, -Module
+            shipped_modules_json/2      % +Indicator, -Json
           ]).
 
 /** <module> The Prolog side of the engine's bridge
@@ -15,6 +16,7 @@ collects its error and warning messages instead of printing them.
 */
 
 :- use_module(library(time)).
+:- use_module(library(filesex), [directory_member/3]).
 :- use_module(library(http/json)).
 
 :- meta_predicate run_limited(0, +, +, -, -).
@@ -136,22 +138,34 @@ module_vocabulary(File, Json) :-
     ),
     with_output_to(string(Json), json_write(current_output, Term, [width(0)])).
 
-%!  module_header_json(+File, -Json) is det.
+%!  shipped_module(+Indicator, -File, -Module) is nondet.
 %
-%   Json describes File's module header without loading File (its first
-%   term is read, nothing runs): `{"module": Name, "exports": ["n/a",
-%   ...]}`, or `{"module": null}` when File does not start with a
-%   module/2 declaration or cannot be read.
+%   File is a `.pl` file under kb/ whose module Module exports Indicator
+%   (Name/Arity), in the order of the files' paths. Only the first term
+%   of each file is read: nothing in it runs and nothing is loaded.
 
-module_header_json(File, Json) :-
-    (   catch(setup_call_cleanup(open(File, read, In),
-                                 read_term(In, Term, [syntax_errors(quiet)]),
-                                 close(In)),
-              _, fail),
-        Term = (:- module(Module, Exports)),
-        atom(Module), is_list(Exports)
-    ->  findall(T, ( member(N/A, Exports), format(string(T), "~w/~w", [N, A]) ), Texts),
-        Out = json([module=Module, exports=Texts])
-    ;   Out = json([module= @(null)])
-    ),
-    with_output_to(string(Json), json_write(current_output, Out, [width(0)])).
+shipped_module(Indicator, File, Module) :-
+    module_property(bridge, file(Self)),
+    file_directory_name(Self, Root),
+    findall(F, directory_member(Root, F, [recursive(true), extensions([pl])]), Files),
+    msort(Files, Sorted),
+    member(File, Sorted),
+    module_header(File, Module, Exports),
+    memberchk(Indicator, Exports).
+
+module_header(File, Module, Exports) :-
+    catch(setup_call_cleanup(open(File, read, In),
+                             read_term(In, Term, [syntax_errors(quiet)]),
+                             close(In)),
+          _, fail),
+    Term = (:- module(Module, Exports)),
+    atom(Module),
+    is_list(Exports).
+
+%!  shipped_modules_json(+Indicator, -Json) is det.
+%
+%   Json is a JSON list of the files shipped_module/3 finds.
+
+shipped_modules_json(Indicator, Json) :-
+    findall(File, shipped_module(Indicator, File, _), Files),
+    with_output_to(string(Json), json_write(current_output, Files, [width(0)])).

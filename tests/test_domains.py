@@ -148,11 +148,35 @@ def test_a_person_defends_kqk_in_san(folder):
     assert "result: mate after 2 moves of the table" in run.stdout
 
 
+def test_the_search_defender_says_when_a_domain_is_too_large(cli, folder):
+    s = session()
+    s.use_module("al0/solver.pl")
+    s.ask("al0_solver:search_limit(L), nb_setval(limit_before, L), "
+          "al0_solver:set_search_limit(20000), Out = ok")
+    try:
+        run = cli("play", str(folder / "kqk.adv"), "--fen", "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+                  "--defender", "perfect")
+    finally:
+        s.ask("nb_getval(limit_before, L), al0_solver:set_search_limit(L), Out = ok")
+    assert run.code == 2
+    assert run.err == (
+        "advice: error: playing table kqk: the search defender of kqk_al0 gave up after "
+        "20,000 positions from kqk(w,4,0,35,0): the domain is too large for search; give it "
+        "perfect_reply/3 and optimal_moves/2\n")
+    assert s.ask("Out = alive") == "alive"
+
+
 def test_solve_names_a_domain_of_ones_own(cli, folder):
     data = cli("solve", "--kb", str(folder / "kqk_al0.pl"), "--fen",
                "k7/8/1K6/8/8/8/8/1Q6 w - - 0 1", "--json").json()
     assert (data["domain"], data["optimal"], data["result"]) == ("kqk_al0", 2, "mate")
     assert len(data["moves"]) == 3 and data["moves"][-1].endswith("#")
+    run = cli("solve", "--fen", "k7/8/1K6/8/8/8/8/1Q6 w - - 0 1")
+    assert run.code == 2
+    assert run.err == (
+        "advice: error: no shipped chess domain has the material of FEN "
+        "'k7/8/1K6/8/8/8/8/1Q6 w - - 0 1' (White KQ, Black K): the endgames are KR against "
+        "K; give a domain of your own with --kb\n")
 
 
 # -- errors that name the place --------------------------------------------------

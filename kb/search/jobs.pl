@@ -21,7 +21,7 @@ what people see of them. A job that refuses a person's text answers
 `{"error": Message}` (see game_io:refuse/4).
 */
 
-:- use_module(library(filesex), [directory_member/3]).
+:- use_module('../bridge', [shipped_module/3]).
 :- use_module('../job_io').
 :- use_module(search).
 :- use_module(game_io).
@@ -34,32 +34,14 @@ what people see of them. A job that refuses a person's text answers
 %   their first term, and only the games among them are loaded.
 
 games_job(Json) :-
-    kb_directory(Root),
     findall(Name-game(File, Module),
-            ( directory_member(Root, File, [recursive(true), extensions([pl])]),
-              game_module(File, Module),
+            ( shipped_module(game_description/1, File, Module),
               file_base_name(File, Base),
               file_name_extension(Name, _, Base) ),
             Pairs),
     keysort(Pairs, Sorted),
     maplist(game_json, Sorted, Games),
     json_string(json([games=Games]), Json).
-
-kb_directory(Root) :-
-    module_property(search_jobs, file(File)),
-    file_directory_name(File, Dir),
-    file_directory_name(Dir, Root).
-
-% game_module(+File, -Module): the first term of File declares Module,
-% which exports game_description/1. Reading the term runs nothing.
-game_module(File, Module) :-
-    catch(setup_call_cleanup(open(File, read, In),
-                             read_term(In, First, []),
-                             close(In)),
-          error(_, _), fail),
-    First = (:- module(Module, Exports)),
-    is_list(Exports),
-    memberchk(game_description/1, Exports).
 
 game_json(Name-game(File, Module), json([name=Name, description=Text, file=File])) :-
     use_module(File, []),
