@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from typing import Callable, Sequence
 
 from advice.errors import AdviceError
@@ -368,6 +370,10 @@ def _search_options(p: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``advice`` command; returns the exit code."""
     args = build_parser().parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C must reach us even where SIGINT was ignored (a background
+        # job), so that we can end the Prolog process and the workers.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         args.func(args)
     except (EngineError, AdviceError) as error:

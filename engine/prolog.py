@@ -22,14 +22,67 @@ from __future__ import annotations
 import importlib.resources
 import itertools
 import json
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from advice.terms import quote_atom, quote_string
 
 DEFAULT_SECONDS = 120.0
 DEFAULT_INFERENCES = 2_000_000_000
+
+
+def _quarter_of_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+#: the default memory limit of a Prolog process: a quarter of the machine's
+DEFAULT_MEMORY = _quarter_of_memory()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits on every Prolog job: ``seconds`` and ``inferences`` replace
+    each job's own when set; ``memory`` caps a Prolog process's address
+    space in bytes (None: no cap)."""
+
+    seconds: float | None = None
+    inferences: int | None = None
+    memory: int | None = DEFAULT_MEMORY
+
+
+_LIMITS = Limits()
+
+
+def configure_limits(*, seconds: float | None = None, inferences: int | None = None,
+                     memory: int | None = DEFAULT_MEMORY) -> None:
+    """Set the limits of every Prolog job from now on (see :class:`Limits`).
+
+    A running child Prolog is ended, so that the next job starts one
+    under the new limits.
+    """
+    global _LIMITS
+    if seconds is not None and seconds <= 0:
+        raise BadInput(f"--time-limit must be positive, not {seconds:g}")
+    if inferences is not None and inferences < 1:
+        raise BadInput(f"--inference-limit must be at least 1, not {inferences}")
+    if memory is not None and memory < 2**28:
+        raise BadInput(f"--memory-limit must be at least 256 MB, not {memory:,} bytes")
+    new = Limits(seconds, inferences, memory)
+    if new != _LIMITS:
+        _LIMITS = new
+        if isinstance(_SESSION, _process_session_class()):
+            _SESSION.close()
+
+
+def current_limits() -> Limits:
+    """The limits in force (see :func:`configure_limits`)."""
+    return _LIMITS
 
 
 class EngineError(Exception):
@@ -109,16 +162,24 @@ class LoadedKB:
 class PrologSession:
     """One embedded SWI-Prolog, used under a lock. Get it with :func:`session`."""
 
-    def __init__(self) -> None:
-        from pyswip import Prolog  # the only import of pyswip in the project
+    def __init__(self, on_halt: Callable[[], None] | None = None) -> None:
+        from pyswip import Prolog, registerForeign  # the only import of pyswip in the project
 
         self._prolog = Prolog()
+        if on_halt is not None:
+            def advice_on_halt():
+                on_halt()
+                return True
+
+            registerForeign(advice_on_halt, arity=0)
         self._lock = threading.RLock()
         self._contexts = itertools.count(1)
         self._context_of: dict[Path, str] = {}
         self._raw("set_prolog_flag(debug_on_error, false)")
         self._raw("set_prolog_flag(report_error, true)")
         self._raw(f"use_module({atom(str(kb_path('bridge.pl')))})")
+        if on_halt is not None:
+            self._raw("at_halt(advice_on_halt)")
 
     def _raw(self, goal: str) -> dict:
         with self._lock:
@@ -141,8 +202,12 @@ class PrologSession:
         from :func:`atom`/:func:`string`/:func:`integer` literals; it must
         bind the variable ``Out`` to a string, atom or number. Raises
         :class:`SearchLimitError` past either limit and
-        :class:`PrologGoalError` on an error or a failure.
+        :class:`PrologGoalError` on an error or a failure. The limits set
+        with :func:`configure_limits` replace ``seconds`` and
+        ``inferences``.
         """
+        seconds = _LIMITS.seconds or seconds
+        inferences = _LIMITS.inferences or inferences
         query = (
             f"bridge:run_limited(({goal}), {float(seconds)!r}, "
             f"{integer(int(inferences))}, Status, Message), "
@@ -220,14 +285,35 @@ def _text(value) -> str:
     return str(value)
 
 
-_SESSION: PrologSession | None = None
+_SESSION = None
 _SESSION_LOCK = threading.Lock()
+_IN_PROCESS = False
 
 
-def session() -> PrologSession:
-    """The process-wide Prolog session (started on first use)."""
+def _process_session_class():
+    from engine.prolog_process import ProcessSession
+
+    return ProcessSession
+
+
+def use_in_process_session() -> None:
+    """Run Prolog in this process from now on (for a worker process, which
+    is itself the process that can be ended from outside)."""
+    global _IN_PROCESS
+    _IN_PROCESS = True
+
+
+def session():
+    """The process-wide Prolog session (started on first use).
+
+    By default Prolog runs in a child process
+    (:class:`engine.prolog_process.ProcessSession`), so that a knowledge
+    base cannot end, hang or exhaust the engine; after
+    :func:`use_in_process_session` it runs in this process
+    (:class:`PrologSession`). Both have the same interface.
+    """
     global _SESSION
     with _SESSION_LOCK:
         if _SESSION is None:
-            _SESSION = PrologSession()
+            _SESSION = PrologSession() if _IN_PROCESS else _process_session_class()()
         return _SESSION

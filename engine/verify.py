@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.domains import Domain, describe
-from engine.prolog import BadInput, atom, integer, session
+from engine.prolog import (
+    BadInput, Limits, atom, configure_limits, current_limits, integer, session,
+    use_in_process_session,
+)
+from engine.prolog_process import die_with_parent, limit_memory
 from engine.tables import load_table
 
 DEFENDERS = ("perfect", "all", "random")
@@ -92,8 +96,13 @@ def _slice_goal(job: VerifyJob, ctx: str, start: int, stop: int) -> str:
 _WORKER: dict = {}
 
 
-def _worker_setup(job: VerifyJob) -> None:
+def _worker_setup(job: VerifyJob, limits: Limits) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
+    die_with_parent()
+    limit_memory(limits.memory)
+    configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                     memory=limits.memory)
+    use_in_process_session()  # this worker is the process that can be ended
     ctx, _, _, _ = prepare(job)
     _WORKER.update(job=job, ctx=ctx)
 
@@ -129,7 +138,7 @@ def verify(job: VerifyJob, workers: int = 1,
     parts: list[dict] = []
     done = 0
     pool = multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_worker_setup, initargs=(job,))
+        workers, initializer=_worker_setup, initargs=(job, current_limits()))
     try:
         for size, part in pool.imap_unordered(_worker_slice, slices):
             parts.append(part)

@@ -1,0 +1,188 @@
+"""SWI-Prolog in a child process that the engine can always end.
+
+A :class:`ProcessSession` has the interface of
+:class:`engine.prolog.PrologSession` and forwards every call to one in a
+child process. So a knowledge base that calls ``halt``, loops where
+Prolog's own time limit cannot reach (``sleep/1``, a long ``msort/2``),
+or eats memory ends or harms only the child:
+
+- the parent waits for each answer in short, interruptible polls: Ctrl-C
+  ends the child at once and raises :class:`KeyboardInterrupt`;
+- a call that runs past its time limit (plus a grace period for Prolog's
+  own limit to fire first) ends the child and raises
+  :class:`~engine.prolog.SearchLimitError`;
+- the child runs under an address-space limit (``RLIMIT_AS``) and dies
+  with its parent (``PR_SET_PDEATHSIG``);
+- a child that ends (``halt``, memory, a crash) is reported as a
+  :class:`~engine.prolog.PrologGoalError` naming the cause, and the next
+  call starts a fresh child that loads again what was loaded.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+import time
+from typing import Any
+
+from engine.prolog import (
+    DEFAULT_SECONDS, KBLoadError, Limits, PrologGoalError, PrologSession, SearchLimitError,
+    current_limits,
+)
+
+#: seconds the parent waits past a call's time limit before ending the child
+GRACE = 5.0
+#: how often the parent looks up from waiting (Ctrl-C is handled between looks)
+POLL = 0.1
+#: the exit status of a child whose Prolog called halt
+HALTED = 3
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def limit_memory(limit: int | None) -> None:
+    """Cap this process's address space at ``limit`` bytes (None: no cap)."""
+    if limit:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _serve(conn, limits: Limits) -> None:
+    """The child: one PrologSession answering the parent's calls."""
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    limit_memory(limits.memory)
+    from engine import prolog
+
+    prolog.configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                            memory=limits.memory)
+    session = PrologSession(on_halt=lambda: os._exit(HALTED))
+    while True:
+        try:
+            method, args, kwargs = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = ("ok", getattr(session, method)(*args, **kwargs))
+        except Exception as error:  # noqa: BLE001 - every error goes back to the parent
+            reply = ("error", error)
+        conn.send(reply)
+
+
+class ProcessSession:
+    """The engine's Prolog session, run in a child process (see the module)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._proc: multiprocessing.process.BaseProcess | None = None
+        self._conn = None
+        self._loads: list[tuple[str, tuple, dict]] = []
+
+    # -- the PrologSession interface -------------------------------------
+
+    def ask(self, goal: str, **options: Any) -> str:
+        """As :meth:`engine.prolog.PrologSession.ask`, in the child."""
+        limits = current_limits()
+        seconds = limits.seconds or options.get("seconds") or DEFAULT_SECONDS
+        return self._call("ask", (goal,), options, seconds, options.get("what", "the search"))
+
+    def use_module(self, relative: str) -> None:
+        """As :meth:`engine.prolog.PrologSession.use_module`, in the child."""
+        self._load("use_module", (relative,), {})
+
+    def load_file(self, path, context: str | None = None, reload: bool | None = None):
+        """As :meth:`engine.prolog.PrologSession.load_file`, in the child."""
+        return self._load("load_file", (path,), {"context": context, "reload": reload})
+
+    def require(self, kb, indicators: list[str], label: str) -> None:
+        """As :meth:`engine.prolog.PrologSession.require`, in the child."""
+        self._call("require", (kb, indicators, label), {}, DEFAULT_SECONDS,
+                   f"checking {label}")
+
+    # -- the child -----------------------------------------------------------
+
+    def close(self) -> None:
+        """End the child (the next call starts a new one)."""
+        with self._lock:
+            if self._proc is not None:
+                self._proc.kill()
+                self._proc.join(timeout=5)
+                self._conn.close()
+            self._proc = self._conn = None
+
+    def _load(self, method: str, args: tuple, kwargs: dict):
+        with self._lock:
+            what = f"loading {args[0]}"
+            result = self._call(method, args, kwargs, DEFAULT_SECONDS, what)
+            if (method, args, kwargs) not in self._loads:
+                self._loads.append((method, args, kwargs))
+            return result
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        self._proc = context.Process(target=_serve, args=(child, current_limits()),
+                                     name="advice-prolog", daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+        for method, args, kwargs in list(self._loads):
+            try:
+                self._exchange(method, args, kwargs, DEFAULT_SECONDS,
+                               f"loading {args[0]} again")
+            except (KBLoadError, PrologGoalError):
+                self._loads.remove((method, args, kwargs))
+
+    def _call(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
+        with self._lock:
+            if self._proc is None or not self._proc.is_alive():
+                self.close()
+                self._start()
+            return self._exchange(method, args, kwargs, seconds, what)
+
+    def _exchange(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
+        deadline = time.monotonic() + seconds + GRACE
+        try:
+            self._conn.send((method, args, kwargs))
+            while not self._conn.poll(POLL):
+                if not self._proc.is_alive():
+                    raise self._ended(what)
+                if time.monotonic() > deadline:
+                    self.close()
+                    raise SearchLimitError(f"{what} ran past its time limit of {seconds:g} s "
+                                           "(the Prolog process was ended)")
+            status, value = self._conn.recv()
+        except KeyboardInterrupt:
+            self.close()
+            raise
+        except (EOFError, BrokenPipeError, ConnectionResetError):
+            raise self._ended(what) from None
+        if status == "error":
+            raise value
+        return value
+
+    def _ended(self, what: str) -> PrologGoalError:
+        self._proc.join(timeout=5)
+        code = self._proc.exitcode
+        self.close()
+        if code == HALTED:
+            return PrologGoalError(f"{what}: a knowledge base called halt/0; the Prolog "
+                                   "process ended (nothing of it was kept)")
+        memory = current_limits().memory
+        cause = (f"killed by signal {-code}" if code is not None and code < 0
+                 else f"exit status {code}")
+        return PrologGoalError(f"{what}: the Prolog process ended ({cause}); it may have "
+                               f"run out of its memory limit of {memory / 2**30:.1f} GiB"
+                               if memory else f"{what}: the Prolog process ended ({cause})")
