@@ -12,8 +12,16 @@ says what it is in Prolog (``kb/README.md``). README.md shows the API at
 work on the shipped tables.
 """
 
-from engine.advice_play import AdvicePlayer
-from engine.search import search
-from engine.tables import load_table
-
 __all__ = ["search", "load_table", "AdvicePlayer"]
+
+_HOMES = {"search": "engine.search", "load_table": "engine.tables",
+          "AdvicePlayer": "engine.advice_play"}
+
+
+def __getattr__(name: str):
+    # The entry points load on first use, so that ``advice`` starts fast.
+    if name in _HOMES:
+        import importlib
+
+        return getattr(importlib.import_module(_HOMES[name]), name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

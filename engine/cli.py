@@ -9,15 +9,29 @@ traceback. A table that fails verification exits 1.
 
 from __future__ import annotations
 
-import argparse
-import json
+import multiprocessing
+import os
 import signal
 import sys
 import threading
-from typing import Callable, Sequence
 
-from advice.errors import AdviceError
-from engine.prolog import BadInput, EngineError
+
+def _interrupted_while_starting(signum, frame) -> None:
+    sys.stderr.write("advice: interrupted\n")
+    os._exit(130)
+
+
+if threading.current_thread() is threading.main_thread() and \
+        multiprocessing.parent_process() is None:
+    # Ctrl-C while the modules below load ends quietly; main() then takes over.
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import argparse  # noqa: E402 - after the handler, so that Ctrl-C is clean from the start
+import json  # noqa: E402
+from typing import Callable, Sequence  # noqa: E402
+
+from advice.errors import AdviceError  # noqa: E402
+from engine.prolog import BadInput, EngineError  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 

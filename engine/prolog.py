@@ -315,5 +315,10 @@ def session():
     global _SESSION
     with _SESSION_LOCK:
         if _SESSION is None:
-            _SESSION = PrologSession() if _IN_PROCESS else _process_session_class()()
+            if _IN_PROCESS:
+                from engine.prolog_process import halt_now
+
+                _SESSION = PrologSession(on_halt=halt_now)
+            else:
+                _SESSION = _process_session_class()()
         return _SESSION

@@ -34,8 +34,9 @@ from engine.prolog import (
     current_limits,
 )
 
-#: seconds the parent waits past a call's time limit before ending the child
-GRACE = 5.0
+#: seconds (beyond 5% more) the parent waits past a call's time limit
+#: before ending the child
+GRACE = 2.0
 #: how often the parent looks up from waiting (Ctrl-C is handled between looks)
 POLL = 0.1
 #: the exit status of a child whose Prolog called halt
@@ -45,12 +46,40 @@ PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent dies (no-op elsewhere)."""
+    """Ask Linux to kill this process (a multiprocessing child) when its
+    parent dies (no-op elsewhere); end at once if the parent is gone already."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         pass
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
+
+
+def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
+    """Start a child process with SIGINT blocked (it inherits the mask), so
+    that a Ctrl-C sent to the whole process group reaches only us: we end
+    the children ourselves."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        proc.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def halt_now() -> None:
+    """End this process at once with the status that says Prolog halted
+    (Prolog's own halt can wait on a lock of its alarm thread for good)."""
+    os._exit(HALTED)
+
+
+def halt_words(code: int | None) -> str:
+    """Why a Prolog process ended, from its exit status."""
+    if code == HALTED:
+        return "a knowledge base called halt/0"
+    return f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
 
 
 def limit_memory(limit: int | None) -> None:
@@ -68,7 +97,7 @@ def _serve(conn, limits: Limits) -> None:
 
     prolog.configure_limits(seconds=limits.seconds, inferences=limits.inferences,
                             memory=limits.memory)
-    session = PrologSession(on_halt=lambda: os._exit(HALTED))
+    session = PrologSession(on_halt=halt_now)
     while True:
         try:
             method, args, kwargs = conn.recv()
@@ -135,7 +164,7 @@ class ProcessSession:
         parent, child = context.Pipe()
         self._proc = context.Process(target=_serve, args=(child, current_limits()),
                                      name="advice-prolog", daemon=True)
-        self._proc.start()
+        start_shielded(self._proc)
         child.close()
         self._conn = parent
         for method, args, kwargs in list(self._loads):
@@ -153,7 +182,7 @@ class ProcessSession:
             return self._exchange(method, args, kwargs, seconds, what)
 
     def _exchange(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
-        deadline = time.monotonic() + seconds + GRACE
+        deadline = time.monotonic() + seconds * 1.05 + GRACE
         try:
             self._conn.send((method, args, kwargs))
             while not self._conn.poll(POLL):
@@ -181,8 +210,6 @@ class ProcessSession:
             return PrologGoalError(f"{what}: a knowledge base called halt/0; the Prolog "
                                    "process ended (nothing of it was kept)")
         memory = current_limits().memory
-        cause = (f"killed by signal {-code}" if code is not None and code < 0
-                 else f"exit status {code}")
-        return PrologGoalError(f"{what}: the Prolog process ended ({cause}); it may have "
-                               f"run out of its memory limit of {memory / 2**30:.1f} GiB"
-                               if memory else f"{what}: the Prolog process ended ({cause})")
+        ended = f"{what}: the Prolog process ended ({halt_words(code)})"
+        return PrologGoalError(f"{ended}; it may have run out of its memory limit of "
+                               f"{memory / 2**30:.1f} GiB" if memory else ended)

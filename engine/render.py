@@ -67,25 +67,36 @@ def game_moves_text(record: GameRecord) -> str:
 
 
 def verify_text(r: dict) -> str:
-    """The verify command's report."""
+    """The verify command's report.
+
+    "proved" is written only for a complete run of every position against
+    every defence with no failure; a sample or an interrupted run says in
+    how many positions no failure was found.
+    """
     of_population = (f" of {r['chosen']:,}" if not r["complete"]
-                     else f" (a sample of {r['population']:,})" if r["chosen"] < r["population"]
+                     else f" (a sample of {r['population']:,})" if r["sample"]
                      else "")
     against = "every defence" if r["defender"] == "all" else f"the {r['defender']} defender"
     out = [f"{r['table']}: {r['positions']:,} positions{of_population} against {against} "
            f"({r['mode']}, {r['seconds']:.1f} s)"]
-    out.append("  results: " + ", ".join(f"{k.replace('_', ' ')} {v:,}"
-                                         for k, v in r["by_result"].items()))
+    out.append("  results: " + (", ".join(f"{k.replace('_', ' ')} {v:,}"
+                                          for k, v in r["by_result"].items()) or "none"))
     if r["defender"] == "all":
-        if r["failures"] == 0:
-            out.append(f"  proved: the table succeeds from every position; worst case "
-                       f"{r['max_moves']} moves (mean of the worst cases "
-                       f"{r['mean_moves']:.2f}), {r['states']:,} states")
+        worst = (f"worst case {r['max_moves']} moves (mean of the worst cases "
+                 f"{r['mean_moves']:.2f}), {r['states']:,} states"
+                 if r["mean_moves"] is not None else f"{r['states']:,} states")
+        if r["proved"]:
+            out.append(f"  proved: the table succeeds from every position; {worst}")
+        elif r["failures"] == 0:
+            out.append(f"  no failure in {r['positions']:,} of {r['population']:,} positions "
+                       f"(not a proof: {'a sample' if r['complete'] else 'an interrupted run'}); "
+                       f"{worst}")
         else:
             ref = r["shortest_refutation"]
-            out.append(f"  refuted: {r['failures']:,} positions fail; shortest refutation "
-                       f"({ref['result'].replace('_', ' ')}):")
-            out.append(f"    {ref.get('fen', ref['position'])}: {' '.join(ref['line'])}")
+            out.append(f"  refuted: {r['failures']:,} positions fail; where it succeeds, "
+                       f"{worst}")
+            out.append(f"  shortest refutation ({ref['result'].replace('_', ' ')}): "
+                       f"{ref.get('fen', ref['position'])}: {' '.join(ref['line'])}")
         return "\n".join(out)
     if r["mean_moves"] is not None:
         line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"

@@ -2,28 +2,27 @@
 
 The start positions are cut into slices; each slice is one Prolog job
 (al0_verify in kb/al0/verify.pl) run in a worker process with a Prolog
-of its own, so the work spreads over ``workers`` processes, a progress
-bar can follow the slices, and Ctrl-C stops the workers and reports the
-slices done.
+of its own (:class:`engine.workers.WorkerPool`), so the work spreads
+over ``workers`` processes, a progress bar can follow the slices, and
+Ctrl-C stops the workers and reports the slices done. Only a complete
+run of every position against every defence, with no failure, is
+reported as proved.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Callable
 
 from engine.domains import Domain, describe
-from engine.prolog import (
-    BadInput, Limits, atom, configure_limits, current_limits, integer, session,
-    use_in_process_session,
-)
-from engine.prolog_process import die_with_parent, limit_memory
+from engine.prolog import BadInput, atom, integer, session
 from engine.tables import load_table
+from engine.workers import WorkerPool
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
@@ -32,10 +31,14 @@ MAX_COUNTEREXAMPLES = 1000
 
 @dataclass(frozen=True)
 class VerifyJob:
-    """What to verify: everything a worker needs to set itself up."""
+    """What to verify: everything a worker needs to set itself up.
+
+    ``defender`` None takes the domain's own perfect defender where it
+    declares one, else the random one (as ``advice play`` does).
+    """
 
     table_path: str
-    defender: str = "perfect"
+    defender: str | None = "perfect"
     positions: str | None = None
     sample: int | None = None
     seed: int = 0
@@ -93,22 +96,12 @@ def _slice_goal(job: VerifyJob, ctx: str, start: int, stop: int) -> str:
             f"{integer(job.move_limit)}, Out)")
 
 
-_WORKER: dict = {}
-
-
-def _worker_setup(job: VerifyJob, limits: Limits) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
-    die_with_parent()
-    limit_memory(limits.memory)
-    configure_limits(seconds=limits.seconds, inferences=limits.inferences,
-                     memory=limits.memory)
-    use_in_process_session()  # this worker is the process that can be ended
+def _worker_setup(job: VerifyJob) -> str:
     ctx, _, _, _ = prepare(job)
-    _WORKER.update(job=job, ctx=ctx)
+    return ctx
 
 
-def _worker_slice(bounds: tuple[int, int]) -> tuple[int, dict]:
-    job, ctx = _WORKER["job"], _WORKER["ctx"]
+def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int]) -> tuple[int, dict]:
     start, stop = bounds
     reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=3600,
                           what=f"verifying positions {start}..{stop - 1}")
@@ -117,49 +110,67 @@ def _worker_slice(bounds: tuple[int, int]) -> tuple[int, dict]:
     return stop - start, part
 
 
+def _slice_words(bounds: tuple[int, int]) -> str:
+    return f"the start positions {bounds[0]}..{bounds[1] - 1}"
+
+
 def verify(job: VerifyJob, workers: int = 1,
-           progress: Callable[[int, int], None] | None = None) -> dict:
+           progress: Callable[[int, int], None] | None = None, *,
+           force: bool = False) -> dict:
     """Verify a table; returns the merged report (see :func:`merge`).
 
-    ``progress(done, total)`` is called as slices finish.
+    ``progress(done, total)`` is called as slices finish. More workers
+    than cores are refused unless ``force``. Raises :class:`Interrupted`
+    (with the report of the slices done) on Ctrl-C.
     """
+    cores = os.cpu_count() or 1
     if workers < 1:
         raise BadInput(f"--workers must be at least 1, not {workers}")
-    if job.defender not in DEFENDERS:
+    if workers > cores and not force:
+        raise BadInput(f"--workers {workers} is more than the {cores} cores here (each worker "
+                       "holds a Prolog of its own, with its domain's data): "
+                       "add --force to start them anyway")
+    if job.defender is not None and job.defender not in DEFENDERS:
         raise BadInput(f"unknown defender {job.defender!r}: choose {', '.join(DEFENDERS)}")
     if job.sample is not None and job.sample < 1:
         raise BadInput(f"--sample must be at least 1, not {job.sample}")
     t0 = time.perf_counter()
-    _, domain, count, population = prepare(job)  # checks all before any worker starts
     # Ctrl-C must reach this process even where SIGINT was ignored (a
     # background job), so that it can stop the workers.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
     parts: list[dict] = []
-    done = 0
-    pool = multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_worker_setup, initargs=(job, current_limits()))
+    domain, count, population = None, 0, 0
     try:
-        for size, part in pool.imap_unordered(_worker_slice, slices):
-            parts.append(part)
-            done += size
-            if progress:
-                progress(done, count)
-        pool.close()
+        _, domain, count, population = prepare(job)  # checks all before any worker starts
+        if job.defender is None:
+            job = replace(job, defender="perfect" if domain.perfect == "domain" else "random")
+        slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
+        done = 0
+        with WorkerPool(min(workers, len(slices)) or 1, _worker_setup, (job,),
+                        partial(_worker_slice, job), describe=_slice_words) as pool:
+            for _, (size, part) in pool.run(slices):
+                parts.append(part)
+                done += size
+                if progress:
+                    progress(done, count)
     except KeyboardInterrupt:
-        pool.terminate()
         raise Interrupted(merge(parts, job, domain, time.perf_counter() - t0,
                                 count, population)) from None
-    finally:
-        pool.terminate()
-        pool.join()
     return merge(parts, job, domain, time.perf_counter() - t0, count, population)
 
 
-def merge(parts: list[dict], job: VerifyJob, domain: Domain, seconds: float,
+def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: float,
           chosen: int, population: int) -> dict:
     """Merge the slices' sums into one report with means, counterexamples as
-    people read them (FEN and SAN for chess), and the seconds taken."""
+    people read them (FEN and SAN for chess), and the seconds taken.
+
+    ``complete`` says that every chosen position was verified, ``sample``
+    that the chosen positions are a sample of the population, and
+    ``proved`` that the table succeeds against every defence from every
+    position of the population: a sample or an interrupted run is never
+    a proof. ``domain`` is None when the run was interrupted before its
+    start positions were chosen.
+    """
     by_result: dict[str, int] = {}
     for part in parts:
         for key, n in part["by_result"].items():
@@ -169,16 +180,18 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain, seconds: float,
     report = {
         "table": job.table_path, "defender": job.defender, "mode": job.mode,
         "positions": positions, "chosen": chosen, "population": population,
-        "complete": positions == chosen,
+        "complete": chosen > 0 and positions == chosen, "sample": chosen < population,
         "by_result": dict(sorted(by_result.items())),
         "successes": successes, "failures": positions - successes,
         "seconds": seconds,
     }
+    report["proved"] = (job.defender == "all" and report["complete"] and not report["sample"]
+                        and report["failures"] == 0)
     failures_key = "refutations" if job.defender == "all" else "counterexamples"
     failures = sorted((f for p in parts for f in p[failures_key]),
                       key=lambda f: (len(f["line"]), f["position"]["term"]))
     report["counterexamples"] = [domain.failure_for_people(f) for f in
-                                 failures[:MAX_COUNTEREXAMPLES]]
+                                 failures[:MAX_COUNTEREXAMPLES]] if domain else []
     if job.defender == "all":
         report["max_moves"] = max((p["max_moves"] for p in parts), default=0)
         report["mean_moves"] = (sum(p["sum_worst"] for p in parts) / successes

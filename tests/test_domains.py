@@ -80,7 +80,8 @@ def test_nim_against_the_search_defender(cli, folder):
     report = cli("verify", str(folder / "nim.adv"), "--json").json()
     assert without_times(report) == {
         "table": str(folder / "nim.adv"), "defender": "perfect", "mode": "compiled",
-        "positions": 22, "chosen": 22, "population": 22, "complete": True,
+        "positions": 22, "chosen": 22, "population": 22, "complete": True, "sample": False,
+        "proved": False,
         "by_result": {"won": 22}, "successes": 22, "failures": 0, "counterexamples": [],
         "max_moves": 8, "mean_moves": 92 / 22, "mean_optimal": 92 / 22, "mean_ratio": 1.0,
         "histogram": {str(n): 3 for n in range(1, 8)} | {"8": 1}}

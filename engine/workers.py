@@ -1,0 +1,144 @@
+"""Worker processes, each with a Prolog of its own, for jobs cut into pieces.
+
+A :class:`WorkerPool` starts ``n`` processes; each sets itself up once
+(``setup(*args)``, e.g. loading a table) and then runs ``work(state,
+piece)`` for every piece the pool sends it, one at a time. The pool
+hands out the next piece as soon as a worker is free and yields the
+results as they come.
+
+Nothing is shared between the processes but one pipe each, so ending
+them never waits on a lock: leaving the pool (normally, by an error or
+by Ctrl-C) kills every worker at once. A worker dies with its parent
+(``PR_SET_PDEATHSIG``) and runs under the engine's memory limit. A
+worker that ends while it holds a piece is an error naming the piece,
+never a wait.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import signal
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+from engine.prolog import (
+    EngineError, Limits, configure_limits, current_limits, use_in_process_session,
+)
+from engine.prolog_process import die_with_parent, halt_words, limit_memory, start_shielded
+
+#: how often the pool looks up from waiting (Ctrl-C is handled between looks)
+POLL = 0.2
+
+
+class WorkerDied(EngineError):
+    """A worker process ended while it held a piece of the job."""
+
+
+def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Callable) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the workers
+    die_with_parent()
+    limit_memory(limits.memory)
+    configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                     memory=limits.memory)
+    use_in_process_session()  # this worker is the process that can be ended
+    try:
+        state = setup(*args)
+    except Exception as error:  # noqa: BLE001 - the parent reports it
+        conn.send(("error", error))
+        return
+    conn.send(("ready", None))
+    while True:
+        try:
+            piece = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send(("done", work(state, piece)))
+        except Exception as error:  # noqa: BLE001 - the parent reports it
+            conn.send(("error", error))
+            return
+
+
+class WorkerPool:
+    """``n`` worker processes running ``work`` on pieces (see the module).
+
+    Use it as a context manager; :meth:`run` yields ``(piece, result)``
+    pairs in the order they finish. ``describe(piece)`` names a piece in
+    the error raised when its worker dies.
+    """
+
+    def __init__(self, n: int, setup: Callable, args: tuple, work: Callable,
+                 describe: Callable[[Any], str] = str):
+        self.n, self.setup, self.args, self.work, self.describe = n, setup, args, work, describe
+        self._workers: list[tuple[multiprocessing.process.BaseProcess, Any]] = []
+
+    def __enter__(self) -> "WorkerPool":
+        context = multiprocessing.get_context("spawn")
+        limits = current_limits()
+        for _ in range(self.n):
+            parent, child = context.Pipe()
+            proc = context.Process(target=_worker_main, daemon=True, name="advice-worker",
+                                   args=(child, limits, self.setup, self.args, self.work))
+            start_shielded(proc)
+            child.close()
+            self._workers.append((proc, parent))
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        for proc, conn in self._workers:
+            proc.kill()
+        for proc, conn in self._workers:
+            proc.join(timeout=2)
+            conn.close()
+        self._workers.clear()
+        return False
+
+    def run(self, pieces: Iterable[Hashable]) -> Iterator[tuple[Any, Any]]:
+        """Send every piece to a free worker; yield each piece with its result."""
+        todo = list(pieces)
+        todo.reverse()
+        held: dict[Any, Any] = {}  # conn -> the piece its worker is running
+        ready: list = []
+        by_sentinel = {proc.sentinel: (proc, conn) for proc, conn in self._workers}
+        by_conn = {conn: proc for proc, conn in self._workers}
+        self._ready: set = set()
+        while todo or held:
+            for conn in ready:
+                if todo:
+                    held[conn] = todo.pop()
+                    conn.send(held[conn])
+            ready = []
+            events = multiprocessing.connection.wait(
+                list(by_conn) + list(by_sentinel), timeout=POLL)
+            for event in events:
+                if event in by_sentinel:
+                    proc, conn = by_sentinel[event]
+                    if conn.poll():
+                        continue  # its last message first
+                    if conn in held or not self._set_up(conn, ready, by_conn):
+                        raise WorkerDied(self._death(proc, held.get(conn)))
+                    del by_sentinel[event], by_conn[conn]
+                    if not by_conn:
+                        raise WorkerDied("every worker process ended")
+                    continue
+                status, value = event.recv()
+                if status == "error":
+                    raise value
+                if status == "ready":
+                    self._ready.add(event)
+                else:
+                    yield held.pop(event), value
+                ready.append(event)
+
+    def _set_up(self, conn, ready, by_conn) -> bool:
+        """Whether the worker of ``conn`` had finished setting itself up."""
+        if conn in ready:
+            ready.remove(conn)
+        return conn in self._ready
+
+    def _death(self, proc, piece) -> str:
+        proc.join(timeout=1)
+        cause = halt_words(proc.exitcode)
+        what = f"while working on {self.describe(piece)}" if piece is not None else \
+            "while setting itself up"
+        return f"a worker process ended ({cause}) {what}"

@@ -1,0 +1,195 @@
+"""Verify never overclaims, hangs or orphans; a knowledge base that halts,
+loops or is interrupted gives a clear error and the engine lives on."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.prolog import kb_path, session
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+KRK = str(kb_path("chess/krk.adv"))
+TTT = str(kb_path("games/tictactoe.adv"))
+
+
+def start(*args: str) -> subprocess.Popen:
+    """``advice ARGS`` in a session of its own, as a person's terminal runs it."""
+    return subprocess.Popen([sys.executable, "-m", "engine.cli", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def descendants(pid: int) -> list[int]:
+    """Processes whose parent chain leads to ``pid`` (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, pp in parents.items() if pp == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def gone(pids: list[int], within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not [p for p in pids if Path(f"/proc/{p}").exists()
+                and "Z" not in Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1][:3]]:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+# -- never "proved" without a proof ---------------------------------------------
+
+def test_a_sample_is_not_a_proof(cli):
+    run = cli("verify", KRK, "--defender", "all", "--positions", "all", "--sample", "60",
+              "--seed", "4", "--json")
+    report = run.json()
+    assert (report["complete"], report["sample"], report["proved"]) == (True, True, False)
+    assert report["failures"] == 0 and run.code == 0
+    text = cli("verify", KRK, "--defender", "all", "--positions", "all", "--sample", "60",
+               "--seed", "4").out
+    assert "proved" not in text
+    assert "no failure in 60 of 175,168 positions (not a proof: a sample)" in text
+
+
+def test_a_complete_proof_says_so(cli):
+    report = cli("verify", TTT, "--defender", "all", "--json").json()
+    assert (report["complete"], report["sample"], report["proved"]) == (True, False, True)
+
+
+def nim_copy(tmp_path: Path, module: str, edit=lambda source: source) -> Path:
+    """The test Nim domain as module ``module`` (its source through
+    ``edit``), with the Nim table using it, in ``tmp_path``."""
+    source = (DATA / "domains" / "nim_al0.pl").read_text().replace(
+        "module(nim_al0", f"module({module}")
+    (tmp_path / f"{module}.pl").write_text(edit(source))
+    table = tmp_path / "nim.adv"
+    table.write_text((DATA / "domains" / "nim.adv").read_text().replace(
+        "uses nim_al0", f"uses {module}"))
+    return table
+
+
+def test_a_refuted_run_still_shows_its_figures(cli, tmp_path):
+    run = cli("verify", str(nim_copy(tmp_path, "nim_refuted")), "--defender", "all",
+              "--positions", "all")
+    assert run.code == 1
+    assert run.out.splitlines()[1:] == [
+        "  results: lost 8, success 22",
+        "  refuted: 8 positions fail; where it succeeds, worst case 8 moves (mean of the "
+        "worst cases 4.18), 30 states",
+        "  shortest refutation (lost): 1: take 1",
+    ]
+
+
+# -- Ctrl-C and SIGTERM ---------------------------------------------------------
+
+def test_ctrl_c_at_any_moment_ends_verify_with_a_report():
+    rng = random.Random(13)
+    reports = 0
+    for _ in range(20):
+        proc = start("verify", KRK, "--defender", "all", "--positions", "all", "--workers", "2",
+                     "--json")
+        time.sleep(rng.uniform(0.05, 4.0))
+        os.killpg(proc.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - sent < 5, err
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err
+        if err != "advice: interrupted\n":  # else Ctrl-C came before the command began
+            assert err.startswith("advice: interrupted; the positions verified so far:"), err
+            assert '"complete": false' in out and '"proved": false' in out, (out, err)
+            reports += 1
+        assert not descendants(proc.pid)
+    assert reports >= 15
+
+
+def test_sigterm_leaves_no_worker_behind():
+    proc = start("verify", KRK, "--defender", "all", "--positions", "all", "--workers", "2")
+    time.sleep(6)
+    children = descendants(proc.pid)
+    assert len(children) >= 3  # the Prolog process and two workers
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    assert gone(children, within=5)
+
+
+def test_ctrl_c_stops_a_long_prolog_query_at_once():
+    proc = start("search", "--kb", str(DATA / "countdown.pl"), "--position", "c(60,max)")
+    time.sleep(3)
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 2
+    assert (proc.returncode, err) == (130, "advice: interrupted\n")
+
+
+# -- halt --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("source", "where"), [
+    (":- halt.\nmoves(_, []).\n", "loading"),
+    ("moves(_, _) :- halt.\nstaticval(_, 0).\nmax_to_move(_).\nmin_to_move(_) :- fail.\n"
+     "initial(a).\n", "alphabeta on halting"),
+])
+def test_a_knowledge_base_that_halts_is_an_error(cli, tmp_path, source, where):
+    kb = tmp_path / "halting.pl"
+    kb.write_text(source)
+    run = cli("search", "--kb", str(kb))
+    assert run.code == 2
+    assert run.err.startswith(f"advice: error: {where}")
+    assert run.err.rstrip().endswith("a knowledge base called halt/0; the Prolog process "
+                                     "ended (nothing of it was kept)")
+    assert session().ask("Out = alive") == "alive"
+
+
+@pytest.fixture
+def halting_nim(tmp_path: Path) -> Path:
+    """The test Nim domain, whose goal winning_for_mover/1 halts at 18 sticks."""
+    return nim_copy(tmp_path, "nim_halting", lambda source: source.replace(
+        "winning_for_mover(nim(S, _, _)) :-",
+        "winning_for_mover(nim(S, _, _)) :-\n    ( S =:= 18 -> halt ; true ),", 1))
+
+
+def test_halt_in_a_goal_during_explain(cli, halting_nim):
+    run = cli("explain", str(halting_nim), "--position", "18")
+    assert (run.code, run.err) == (2, "advice: error: explaining table nim: a knowledge base "
+                                      "called halt/0; the Prolog process ended (nothing of it "
+                                      "was kept)\n")
+    assert cli("explain", str(halting_nim), "--position", "14").code == 0
+
+
+def test_a_worker_that_dies_names_its_positions(halting_nim):
+    proc = start("verify", str(halting_nim), "--defender", "all", "--workers", "2")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert err == ("advice: error: a worker process ended (a knowledge base called halt/0) "
+                   "while working on the start positions 0..21\n")
+    assert not descendants(proc.pid)
+
+
+def test_a_check_whose_knowledge_base_halts_fails(cli, halting_nim, tmp_path):
+    (tmp_path / "nim_halting.pl").write_text(":- halt.\n")
+    run = cli("check", str(halting_nim))
+    assert run.code == 2
+    assert "a knowledge base called halt/0" in run.err
+    shutil.rmtree(tmp_path)
