@@ -31,7 +31,10 @@ import json  # noqa: E402
 from typing import Callable, Sequence  # noqa: E402
 
 from advice.errors import AdviceError  # noqa: E402
-from engine.prolog import BadInput, EngineError  # noqa: E402
+from engine.prolog import (  # noqa: E402
+    DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
+    configure_limits,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -231,7 +234,7 @@ def cmd_verify(args) -> None:
                     args.mode, args.max_moves)
     try:
         with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
-            report = verify(job, args.workers, progress)
+            report = verify(job, args.workers, progress, force=args.force)
     except Interrupted as stop:
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
         _print_verify(stop.report, args.json)
@@ -297,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     def add(name: str, func: Callable, help: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help, description=help)
         p.add_argument("--json", action="store_true", help="print one JSON object")
+        _limit_options(p)
         p.set_defaults(func=func)
         return p
 
@@ -342,15 +346,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("verify", cmd_verify, "play a table from every start position and report "
             "how, and how well, it wins")
     p.add_argument("table", help="the table, FILE.adv")
-    p.add_argument("--defender", choices=["perfect", "all", "random"], default="perfect",
+    p.add_argument("--defender", choices=["perfect", "all", "random"],
                    help="perfect: the longest resistance (the domain's own, or found by "
-                   "search); all: every defence "
-                   "(the worst case); random: seeded random replies")
+                   "search); all: every defence (the worst case); random: seeded random "
+                   "replies (default: perfect where the domain has its own perfect "
+                   "defender, else random)")
     p.add_argument("--positions", help="which set of start positions the domain declares "
                    "(default: its first)")
     p.add_argument("--sample", type=int, metavar="N", help="verify N positions drawn at random")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample and of --defender random")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="worker processes, at most the number of cores (default 1)")
+    p.add_argument("--force", action="store_true", help="allow more workers than cores")
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
     _mode_option(p)
@@ -381,6 +388,33 @@ def _search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--position", help="the position to start from (default: the start)")
 
 
+def _limit_options(p: argparse.ArgumentParser) -> None:
+    limits = p.add_argument_group("limits of every Prolog job")
+    limits.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help=f"seconds a job may run (default: {DEFAULT_SECONDS:g}, or the "
+                        "job's own, e.g. an hour for one slice of verify)")
+    limits.add_argument("--inference-limit", type=int, metavar="N",
+                        help=f"inferences a job may make (default: {DEFAULT_INFERENCES:,})")
+    limits.add_argument("--memory-limit", type=_size, metavar="SIZE",
+                        help="memory of each Prolog process, e.g. 512M or 4G (default: a "
+                        f"quarter of this machine's, {_gib(DEFAULT_MEMORY)})")
+
+
+def _size(text: str) -> int:
+    units = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    text = text.strip().upper().removesuffix("B")
+    try:
+        if text and text[-1] in units:
+            return int(float(text[:-1]) * units[text[-1]])
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M or 4G)") from None
+
+
+def _gib(size: int | None) -> str:
+    return "none" if size is None else f"{size / 2**30:.1f} GiB"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``advice`` command; returns the exit code."""
     args = build_parser().parse_args(argv)
@@ -389,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # job), so that we can end the Prolog process and the workers.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        configure_limits(seconds=args.time_limit, inferences=args.inference_limit,
+                         memory=args.memory_limit or DEFAULT_MEMORY)
         args.func(args)
     except (EngineError, AdviceError) as error:
         print(f"advice: error: {error}", file=sys.stderr)

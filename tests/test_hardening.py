@@ -193,3 +193,64 @@ def test_a_check_whose_knowledge_base_halts_fails(cli, halting_nim, tmp_path):
     assert run.code == 2
     assert "a knowledge base called halt/0" in run.err
     shutil.rmtree(tmp_path)
+
+
+# -- limits a user sets ---------------------------------------------------------------
+
+RUNAWAYS = {
+    "sleep": "moves(_, _) :- sleep(300).\n",
+    "msort": "moves(_, _) :- numlist(1, 200000, L), repeat, msort(L, _), fail.\n",
+}
+GAME = "staticval(_, 0).\nmax_to_move(_).\nmin_to_move(_) :- fail.\ninitial(a).\n"
+
+
+@pytest.mark.parametrize("kind", sorted(RUNAWAYS))
+def test_the_time_limit_holds_where_prolog_cannot_enforce_it(cli, tmp_path, kind):
+    kb = tmp_path / f"{kind}.pl"
+    kb.write_text(RUNAWAYS[kind] + GAME)
+    run = cli("search", "--kb", str(kb), "--time-limit", "1")
+    assert run.code == 2
+    assert run.err.startswith(f"advice: error: alphabeta on {kind} ran past its time limit of 1 s")
+    assert cli("search", "nim", "--position", "5", "--json").json()["value"] == -100
+
+
+def test_the_memory_limit_is_named(cli, tmp_path):
+    kb = tmp_path / "hoard.pl"
+    kb.write_text(":- dynamic l/1.\n:- forall(between(1, inf, I), assertz(l(I))).\n"
+                  "moves(_, []).\n")
+    run = cli("search", "--kb", str(kb), "--memory-limit", "400M")
+    assert run.code == 2
+    assert "it may have run out of its memory limit of 0.4 GiB" in run.err
+    assert cli("search", "nim", "--position", "5", "--json").json()["value"] == -100
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--time-limit", "0"], "--time-limit must be positive, not 0"),
+    (["--inference-limit", "0"], "--inference-limit must be at least 1, not 0"),
+    (["--memory-limit", "1M"], "--memory-limit must be at least 256 MB, not 1,048,576 bytes"),
+])
+def test_bad_limits(cli, args, message):
+    run = cli("search", "nim", *args)
+    assert (run.code, run.err) == (2, f"advice: error: {message}\n")
+
+
+def test_the_inference_limit_is_settable(cli):
+    run = cli("search", "tictactoe", "--algo", "minimax", "--inference-limit", "5000000")
+    assert run.code == 2
+    assert run.err == ("advice: error: minimax on tictactoe ran past its limit of 5,000,000 "
+                       "inferences\n")
+
+
+def test_more_workers_than_cores_need_force(cli):
+    cores = os.cpu_count()
+    run = cli("verify", TTT, "--workers", str(cores + 1))
+    assert run.code == 2
+    assert f"--workers {cores + 1} is more than the {cores} cores here" in run.err
+    assert cli("verify", TTT, "--workers", str(cores + 1), "--force", "--json").code == 0
+
+
+def test_verify_defaults_to_a_defender_the_domain_has(cli):
+    # tic-tac-toe declares no perfect_reply/3: random, as play chooses
+    assert cli("verify", TTT, "--json").json()["defender"] == "random"
+    krk = cli("verify", KRK, "--sample", "5", "--json").json()
+    assert krk["defender"] == "perfect"
