@@ -158,9 +158,10 @@ def fen_material(fen: str) -> tuple[str, str]:
     return pieces[chess.WHITE], pieces[chess.BLACK]
 
 
-def read_fen(fen: str, material: ChessMaterial) -> ChessBoard:
+def read_fen(fen: str, material: ChessMaterial, *, over_ok: bool = False) -> ChessBoard:
     """Check a FEN as a position of a domain with ``material``; raise
-    :class:`BadInput` saying what is wrong."""
+    :class:`BadInput` saying what is wrong. A position where the game is
+    over (mate, stalemate) is refused unless ``over_ok``."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
@@ -178,17 +179,39 @@ def read_fen(fen: str, material: ChessMaterial) -> ChessBoard:
                        f"{pieces[chess.WHITE] or 'nothing'}, Black "
                        f"{pieces[chess.BLACK] or 'nothing'})")
     if not board.is_valid():
-        raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board.status())}")
-    if board.is_checkmate():
+        raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board)}")
+    if board.is_checkmate() and not over_ok:
         raise BadInput(f"FEN {fen!r}: the position is already checkmate")
-    if board.is_stalemate():
+    if board.is_stalemate() and not over_ok:
         raise BadInput(f"FEN {fen!r}: the position is already stalemate")
     return ChessBoard(board, mirrored)
 
 
-def _status_words(status: chess.Status) -> str:
-    words = [flag.name.lower().replace("_", " ") for flag in chess.Status
-             if flag and flag in status and flag.name]
+_STATUS_WORDS = {
+    chess.STATUS_NO_WHITE_KING: "White has no king",
+    chess.STATUS_NO_BLACK_KING: "Black has no king",
+    chess.STATUS_TOO_MANY_KINGS: "too many kings",
+    chess.STATUS_TOO_MANY_WHITE_PAWNS: "too many white pawns",
+    chess.STATUS_TOO_MANY_BLACK_PAWNS: "too many black pawns",
+    chess.STATUS_PAWNS_ON_BACKRANK: "a pawn on the first or last rank",
+    chess.STATUS_TOO_MANY_WHITE_PIECES: "too many white pieces",
+    chess.STATUS_TOO_MANY_BLACK_PIECES: "too many black pieces",
+    chess.STATUS_BAD_CASTLING_RIGHTS: "castling rights that the board does not allow",
+    chess.STATUS_INVALID_EP_SQUARE: "an impossible en-passant square",
+    chess.STATUS_OPPOSITE_CHECK: "the side that is not to move is in check",
+    chess.STATUS_EMPTY: "an empty board",
+    chess.STATUS_TOO_MANY_CHECKERS: "more checking pieces than a move can give",
+    chess.STATUS_IMPOSSIBLE_CHECK: "a check no last move can have given",
+}
+
+
+def _status_words(board: chess.Board) -> str:
+    """Why python-chess calls ``board`` invalid, in words."""
+    status = board.status()
+    kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
+    if None not in kings and chess.square_distance(*kings) == 1:
+        return "the kings stand next to each other"
+    words = [text for flag, text in _STATUS_WORDS.items() if flag in status]
     return ", ".join(words) or "invalid"
 
 

@@ -92,17 +92,19 @@ class Domain:
 
     # -- positions ------------------------------------------------------
 
-    def start(self, text: str | None = None, *, fen: str | None = None) -> Start:
+    def start(self, text: str | None = None, *, fen: str | None = None,
+              over_ok: bool = False) -> Start:
         """The start a person gave: ``text`` as the domain reads it, a
         ``fen`` for a chess domain, or neither for the domain's initial
-        position. Raises :class:`BadInput` naming the domain."""
+        position. Raises :class:`BadInput` naming the domain; a FEN where
+        the game is over is refused unless ``over_ok``."""
         if fen is not None and text is not None:
             raise BadInput("give --fen or --position, not both")
         if fen is not None:
             if self.chess is None:
                 raise BadInput(f"--fen gives chess positions, and {self.module} is not a "
                                f"chess domain: give --position{self._example_hint()}")
-            board = read_fen(fen, self.chess)
+            board = read_fen(fen, self.chess, over_ok=over_ok)
             return Start(self._position(board.given_term()), board)
         if text is None:
             if not self.initial:

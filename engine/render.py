@@ -76,7 +76,8 @@ def verify_text(r: dict) -> str:
     of_population = (f" of {r['chosen']:,}" if not r["complete"]
                      else f" (a sample of {r['population']:,})" if r["sample"]
                      else "")
-    against = "every defence" if r["defender"] == "all" else f"the {r['defender']} defender"
+    against = ("every defence" if r["defender"] == "all"
+               else f"the {r['defender'] or 'default'} defender")
     out = [f"{r['table']}: {r['positions']:,} positions{of_population} against {against} "
            f"({r['mode']}, {r['seconds']:.1f} s)"]
     out.append("  results: " + (", ".join(f"{k.replace('_', ' ')} {v:,}"

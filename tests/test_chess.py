@@ -92,6 +92,14 @@ def test_solve_gives_the_optimal_line_in_san(cli):
     assert run.out.splitlines()[0] == "mate in 12"
 
 
+@pytest.mark.parametrize(("fen", "result"), [
+    ("k6R/8/1K6/8/8/8/8/8 b - - 0 1", "mate"), ("8/8/8/8/8/8/1RK5/k7 b - - 0 1", "stalemate")])
+def test_solve_reports_a_game_that_is_over(cli, fen, result):
+    run = cli("solve", "--fen", fen)
+    assert (run.code, run.out) == (0, f"the game is over: {result}\n")
+    assert cli("solve", "--fen", fen, "--json").json()["moves"] == []
+
+
 def test_mirrored_position_is_solved_in_its_own_colours(cli):
     answer = cli("solve", "--fen", "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "--json").json()
     assert answer["optimal"] == 12
@@ -103,8 +111,9 @@ def test_mirrored_position_is_solved_in_its_own_colours(cli):
     ("garbage", "malformed FEN 'garbage'"),
     ("8/8/8/4k3/8/8/8/Q3K3 w - - 0 1", "is not KR against K (White KQ, Black K)"),
     ("8/8/8/4k3/8/8/8/R3K3 w Q - 0 1", "gives castling rights (Q)"),
-    ("R6k/8/8/8/8/8/8/4K3 w - - 0 1", "is not a legal position: opposite check"),
-    ("8/8/8/8/8/8/8/R3Kk2 w - - 0 1", "is not a legal position"),
+    ("R6k/8/8/8/8/8/8/4K3 w - - 0 1",
+     "is not a legal position: the side that is not to move is in check"),
+    ("8/8/8/8/8/8/8/R3Kk2 w - - 0 1", "is not a legal position: the kings stand next to each other"),
     ("8/8/8/8/8/8/2k5/R3K3 b - - 0 1",
      "it is Black's turn in 8/8/8/8/8/8/2k5/R3K3 b - - 0 1, and the table krk moves for "
      "the other side (KR against K)"),
