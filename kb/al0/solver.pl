@@ -76,12 +76,13 @@ one position); beyond that it throws
     limit/1,
     known/5.                    % known(Hash, Key, D, Ok, Value)
 
-limit(1_000_000).
+limit(200_000).
 
 %!  set_search_limit(+Positions) is det.
 %
 %   At most Positions expansions per call of search_reply/4,
-%   search_optimal/3 or search_optimal_move/4 (default 1,000,000).
+%   search_optimal/3 or search_optimal_move/4 (default 200,000: some
+%   twenty seconds of search here).
 
 set_search_limit(Positions) :-
     must_be(positive_integer, Positions),

@@ -232,9 +232,10 @@ test(loop_path_cuts_are_not_remembered,
     maplist([X, V]>>( loop_value(X, V0), assertion(V == V0) ), Order, Vs).
 
 test(loop_cycle_proven_unwinnable, forall(member(X, [f, g]))) :-
+    search_limit(Default),
     set_search_limit(1000),
     call_cleanup(\+ search_optimal(solver_loop, n(X, 0), _),
-                 set_search_limit(1_000_000)).
+                 set_search_limit(Default)).
 
 test(loop_reply_prefers_unwinnable_then_longest) :-
     search_reply(solver_loop, n(g, 0), M1, _),
@@ -247,16 +248,18 @@ test(loop_reply_prefers_unwinnable_then_longest) :-
 test(budget_error_on_an_endless_line,
      [ error(resource_error(al0_search_positions),
              al0_search(solver_endless, 1000, p(0, 0))) ]) :-
+    search_limit(Default),
     set_search_limit(1000),
     call_cleanup(search_optimal(solver_endless, p(0, 0), _),
-                 set_search_limit(1_000_000)).
+                 set_search_limit(Default)).
 
 test(budget_error_message_is_one_line) :-
     forget_solutions,
+    search_limit(Default),
     set_search_limit(50),
     call_cleanup(catch(search_reply(solver_nim, nim(40, them, 0), _, _),
                        E, true),
-                 set_search_limit(1_000_000)),
+                 set_search_limit(Default)),
     assertion(nonvar(E)),
     assertion(search_expanded(50)),
     limit_message(E, Text),
