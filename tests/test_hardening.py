@@ -254,3 +254,16 @@ def test_verify_defaults_to_a_defender_the_domain_has(cli):
     assert cli("verify", TTT, "--json").json()["defender"] == "random"
     krk = cli("verify", KRK, "--sample", "5", "--json").json()
     assert krk["defender"] == "perfect"
+
+
+@pytest.mark.parametrize("defender", ["all", "perfect", None])
+def test_a_run_interrupted_before_any_slice_still_reports(defender):
+    from engine.render import verify_text
+    from engine.verify import VerifyJob, merge
+
+    report = merge([], VerifyJob(KRK, defender), None, 0.5, 0, 0)
+    assert (report["positions"], report["complete"], report["proved"]) == (0, False, False)
+    against = {"all": "every defence", "perfect": "the perfect defender",
+               None: "the default defender"}[defender]
+    assert verify_text(report).splitlines()[:2] == [
+        f"{KRK}: 0 positions of 0 against {against} (compiled, 0.5 s)", "  results: none"]
