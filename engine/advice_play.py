@@ -132,9 +132,8 @@ class AdvicePlayer:
         self.domain.prepare()
         if defender == "human":
             return self._play_with_person(start, ask or input, say, move_limit)
-        goal = (f"set_random(seed({integer(seed)})), "
-                f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
-                f"{atom(defender)}, {integer(move_limit)}, Out)")
+        goal = (f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
+                f"{atom(defender)}, {integer(seed)}, {integer(move_limit)}, Out)")
         data = json.loads(session().ask(goal, what=f"playing table {self.table.table.name}"))
         texts = [m["move"] for m in data["moves"]]
         return GameRecord(

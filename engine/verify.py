@@ -91,9 +91,8 @@ def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
 def _slice_goal(job: VerifyJob, ctx: str, start: int, stop: int) -> str:
     if job.defender == "all":
         return f"al0_verify:verify_all({ctx}, {start}, {stop}, {integer(job.move_limit)}, Out)"
-    return (f"set_random(seed({integer(job.seed + start)})), "
-            f"al0_verify:verify_games({ctx}, {start}, {stop}, {atom(job.defender)}, "
-            f"{integer(job.move_limit)}, Out)")
+    return (f"al0_verify:verify_games({ctx}, {start}, {stop}, {atom(job.defender)}, "
+            f"{integer(job.seed + start)}, {integer(job.move_limit)}, Out)")
 
 
 def _worker_setup(job: VerifyJob) -> str:

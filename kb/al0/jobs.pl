@@ -2,7 +2,7 @@
           [ domain_job/2,               % +Domain, -Json
             position_job/3,             % +Domain, +Given, -Json
             explain_job/3,              % +Ctx, +PosText, -Json
-            play_job/5,                 % +Ctx, +PosText, +Kind, +MaxUsMoves, -Json
+            play_job/6,                 % +Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, -Json
             state_job/4,                % +Ctx, +Command, +Arg, -Json
             solve_job/3,                % +Domain, +PosText, -Json
             defender/3,                 % +Domain, +Kind, -Closure
@@ -154,16 +154,17 @@ tree_size(us(_, _, T), N) :- tree_size(T, N0), N is N0 + 1.
 tree_size(them(Bs), N) :-
     foldl([b(_, _, T), A0, A]>>(tree_size(T, S), A is A0 + S), Bs, 1, N).
 
-%!  play_job(+Ctx, +PosText, +Kind, +MaxUsMoves, -Json) is det.
+%!  play_job(+Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, -Json) is det.
 %
 %   Plays the table from PosText against the defender Kind (`perfect`
-%   or `random`, see defender/3) and describes the game: result, moves
+%   or `random`, see defender/3; Seed seeds the random one) and describes the game: result, moves
 %   (each with the side, the move's text, the position reached and, for
 %   ours, the rule and advice behind it), our move count and our optimal
 %   count from the start (see known_optimal/4).
 
-play_job(Ctx, PosText, Kind, MaxUsMoves, Json) :-
+play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Json) :-
     our_position(Ctx, PosText, Pos),
+    set_random(seed(Seed)),
     Ctx = ctx(_, _, D),
     defender(D, Kind, Defender),
     play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps),

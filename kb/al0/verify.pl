@@ -1,7 +1,7 @@
 :- module(al0_verify,
           [ prepare_starts/5,           % +Domain, +Set, +Sample, -Count, -Population
             prepare_starts_job/4,       % +Domain, +Set, +Sample, -Json
-            verify_games/6,             % +Ctx, +From, +To, +Kind, +MaxUs, -Json
+            verify_games/7,             % +Ctx, +From, +To, +Kind, +Seed, +MaxUs, -Json
             verify_all/5,               % +Ctx, +From, +To, +MaxUs, -Json
             forget_states/0
           ]).
@@ -14,7 +14,7 @@ the jobs then take a slice of them, From (inclusive) to To (exclusive),
 run every game inside Prolog and give back one JSON string of sums that
 the engine merges across slices and worker processes.
 
-  * verify_games/6 plays one game from every start against one defender.
+  * verify_games/7 plays one game from every start against one defender.
   * verify_all/5 plays against every defence at once: a state is a
     position (depth aside) with the forcing tree still being followed; a
     state that recurs on the way is a loop; the value of a state is the
@@ -75,10 +75,11 @@ slice(From, To, Positions) :-
     Last is min(To, Count),
     findall(P, ( between(From, Last, I), I > From, arg(I, Array, P) ), Positions).
 
-%!  verify_games(+Ctx, +From, +To, +Kind, +MaxUs, -Json) is det.
+%!  verify_games(+Ctx, +From, +To, +Kind, +Seed, +MaxUs, -Json) is det.
 %
 %   Plays the table from every start in the slice From..To against the
-%   defender Kind (`perfect` or `random`, al0_jobs:defender/3). Our
+%   defender Kind (`perfect` or `random`, al0_jobs:defender/3; Seed
+%   seeds the random one). Our
 %   optimal move count from a start comes from the domain's
 %   optimal_moves/2, or, against the perfect defender, from the same
 %   search that defends. The domain's success/1 says which results count
@@ -87,7 +88,8 @@ slice(From, To, Positions) :-
 %   max_moves, histogram (moves -> games) and counterexamples (start and
 %   game line of every failure).
 
-verify_games(Ctx, From, To, Kind, MaxUs, Json) :-
+verify_games(Ctx, From, To, Kind, Seed, MaxUs, Json) :-
+    set_random(seed(Seed)),
     Ctx = ctx(_, _, D),
     defender(D, Kind, Defender),
     success_outcomes(D, Ok),
