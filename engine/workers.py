@@ -121,7 +121,11 @@ class WorkerPool:
                     if not by_conn:
                         raise WorkerDied("every worker process ended")
                     continue
-                status, value = event.recv()
+                try:
+                    status, value = event.recv()
+                except (EOFError, OSError):  # it ended: its sentinel tells how
+                    proc = by_conn[event]
+                    raise WorkerDied(self._death(proc, held.get(event))) from None
                 if status == "error":
                     raise value
                 if status == "ready":
