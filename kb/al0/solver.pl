@@ -21,15 +21,15 @@ can force a success outcome (their moves count 0), or "unwinnable".
 ## Algorithm
 
 A depth-bounded AND-OR search with iterative deepening and a memo.
-solve/6 gives, for a position P and a bound N (an integer, or `inf`):
+solve/6 gives, for a position P and a bound N:
 
   - `win`: we force success within N more of our moves;
   - `lose`: proven that we can never force success from P, whatever N;
-  - `cut(Dep, Sens)`: not found within N. Dep is the index, on the
+  - `cut(Dep, Bounded)`: not found within N. Dep is the index, on the
     current path from the root (root 0), of the highest position whose
-    repetition cut the search (P's own index when none). Sens says what
-    else cut it: `depth` (the bound N ran out somewhere), `memo` (only
-    lower bounds in the memo did), `none` (nothing: only repetitions).
+    repetition cut the search (P's own index when none); Bounded is
+    `true` when the bound N cut it somewhere (directly, or through a
+    lower bound in the memo), `false` when only repetitions did.
 
 A success outcome is `win`, any other outcome `lose`. With us to move:
 N = 0 is `cut`; else any `win` child gives `win`, all `lose` give
@@ -39,27 +39,30 @@ is `lose` (they are stuck and we never reach success), as is one with
 us to move and no move.
 
 Games may have cycles. A position that repeats one on the current path
-is `cut(J, none)`, J the index of the earlier occurrence. A shortest
+is `cut(J, false)`, J the index of the earlier occurrence. A shortest
 winning strategy never repeats a position along a line (one can always
 jump ahead to the later occurrence), so when a `cut` at P depends on no
 position above P (Dep >= index of P):
 
   - it is a fact about P: not within N (kept in the memo as a lower
     bound);
-  - if Sens is `none`, P is unwinnable: every strategy of ours meets a
-    non-success outcome or goes round a cycle. So draws by repetition
-    are proven, not searched until the budget runs out.
+  - if Bounded is `false`, P is unwinnable: every strategy of ours meets
+    a non-success outcome or goes round a cycle.
 
 A `cut` that depends on a position above P is path-dependent and is not
 remembered (the graph-history interaction problem).
 
-search_optimal/3 tries N = 0, 1, 2, ... until `win` or `lose`. When an
-iteration ends in a `cut` that the bound itself did not cause (only memo
-lower bounds, which can keep each other alive from one iteration to the
-next), one search with N = `inf` (no depth cut, no lower bound used)
-decides whether the position can be won at all; in a finite game this
-always happens once N exceeds the number of our moves on any line
-without repetition, so the deepening ends with the answer.
+search_optimal/3 tries N = L+1, L+2, ... (L the memo's lower bound, -1
+if none) until `win` or `lose`. Lower bounds can keep each other alive
+in a cycle that we cannot win, one more each round, so the deepening
+alone may never prove such a position unwinnable. When N reaches L+3,
+then twice that, four times, ..., prove/4 tries a retrograde analysis
+of every position reachable from the root (the attractor of the success
+outcomes), allowed as many expansions as the call has made so far (at
+least 64); when it completes, it settles the question: the positions it
+cannot win are remembered as `lose`. In a finite game the deepening
+therefore ends with the answer, at most doubling its cost; in a large
+one the retrograde analysis gives up and the budget decides.
 
 The memo holds, per domain, success set and depth-reset position, either
 `lose` or `b(L, U)`: not within L, within U (`inf` unknown). Entries are
@@ -71,6 +74,11 @@ search_limit/1 positions (one expansion = enumerating the legal moves of
 one position); beyond that it throws
 `error(resource_error(al0_search_positions), al0_search(D, Limit, Pos))`.
 */
+
+:- use_module(library(apply)).
+:- use_module(library(assoc)).
+:- use_module(library(lists)).
+:- use_module(library(pairs)).
 
 :- dynamic
     limit/1,
@@ -204,33 +212,44 @@ expanding(s(D, _, Limit, Start)) :-
                     al0_search(D, Limit, Start)))
     ).
 
-% optimal(+S, +Pos, -N): iterative deepening from bound 0. Bounds the
-% memo already rules out answer `cut` without expanding anything.
+% optimal(+S, +Pos, -N): iterative deepening, from the first bound the
+% memo does not already rule out.
 optimal(S, Pos, N) :-
-    deepen(S, Pos, 0, false, N).
+    S = s(D, _, _, _),
+    (   D:outcome(Pos, _)
+    ->  N0 = 0
+    ;   D:reset_depth(Pos, Key),
+        memo(S, Key, _, b(L, _)),
+        N0 is L + 1
+    ),
+    Proof is N0 + 2,
+    deepen(S, Pos, N0, Proof, N).
 
-deepen(S, Pos, N0, Winnable0, N) :-
+% deepen(+S, +Pos, +N0, +Proof, -N): Proof is the bound at which to try
+% prove/4 next, `none` once Pos is known to be winnable.
+deepen(S, Pos, N0, Proof0, N) :-
     solve(S, Pos, [], 0, N0, R),
     (   R == win
     ->  N = N0
-    ;   R = cut(_, Sens),
-        winnable(Sens, S, Pos, Winnable0, Winnable),
+    ;   R \== lose,
+        (   Proof0 \== none,
+            N0 >= Proof0
+        ->  search_expanded(E),
+            Allowance is max(64, E),
+            (   prove(S, Pos, Allowance, Result)
+            ->  Result == win,
+                Proof = none
+            ;   Proof is 2 * Proof0
+            )
+        ;   Proof = Proof0
+        ),
         N1 is N0 + 1,
-        deepen(S, Pos, N1, Winnable, N)
+        deepen(S, Pos, N1, Proof, N)
     ).
-
-% winnable(+Sens, +S, +Pos, +Winnable0, -Winnable): deepening goes on
-% when the bound cut the search, when Pos is known to be winnable, or
-% when a search without bound shows that it is (else it fails: Pos is
-% then remembered as lost).
-winnable(depth, _, _, W, W) :- !.
-winnable(_, _, _, true, true) :- !.
-winnable(memo, S, Pos, false, true) :-
-    solve(S, Pos, [], 0, inf, win).
 
 %   solve(+S, +Pos, +Path, +I, +N, -R)
 %
-%   R (win, lose or cut(Dep, Sens)) for Pos with bound N. Path lists
+%   R (win, lose or cut(Dep, Bounded)) for Pos with bound N. Path lists
 %   the keys of the positions above, nearest first; I is the index of
 %   Pos (the length of Path).
 
@@ -242,28 +261,23 @@ solve(S, Pos, Path, I, N, R) :-
         ;   R = lose
         )
     ;   D:reset_depth(Pos, Key),
-        term_hash(Key, H),
-        (   known(H, Key, D, Ok, V)
-        ->  true
-        ;   V = b(-1, inf)
-        ),
+        memo(S, Key, H, V),
         (   V == lose
         ->  R = lose
         ;   V = b(_, U),
             integer(U),
-            ( N == inf -> true ; N >= U )
+            N >= U
         ->  R = win
         ;   V = b(L, _),
-            integer(N),
             N =< L
-        ->  R = cut(I, memo)
+        ->  R = cut(I, true)
         ;   I0 is I - 1,
             on_path(Path, Key, I0, J)
-        ->  R = cut(J, none)
+        ->  R = cut(J, false)
         ;   D:to_move(Pos, Side),
             (   Side == us,
-                N == 0
-            ->  R = cut(I, depth)
+                N =:= 0
+            ->  R = cut(I, true)
             ;   expand(S, Pos, Side, [Key|Path], I, N, R0),
                 settle(R0, S, H, Key, I, N, R)
             )
@@ -283,7 +297,7 @@ expand(S, Pos, Side, Path, I, N, R) :-
     findall(P1, D:legalmove(Pos, _, P1), Children),
     I1 is I + 1,
     (   Side == us
-    ->  ( N == inf -> N1 = inf ; N1 is N - 1 ),
+    ->  N1 is N - 1,
         us_node(Children, S, Path, I1, N1, lose, R)
     ;   Children == []
     ->  R = lose
@@ -309,34 +323,38 @@ them_node([P|Ps], S, Path, I, N, Acc, R) :-
     ).
 
 % join(+Acc, +R, -Acc1): a cut dominates; two cuts merge.
-join(cut(D0, S0), cut(D1, S1), cut(D, S)) :- !,
+join(cut(D0, B0), cut(D1, B1), cut(D, B)) :- !,
     D is min(D0, D1),
-    stronger(S0, S1, S).
-join(cut(D, S), _, cut(D, S)) :- !.
+    (   B0 == true
+    ->  B = true
+    ;   B = B1
+    ).
+join(cut(D, B), _, cut(D, B)) :- !.
 join(_, R, R).
-
-stronger(depth, _, depth) :- !.
-stronger(_, depth, depth) :- !.
-stronger(memo, _, memo) :- !.
-stronger(_, S, S).
 
 % settle(+R0, +S, +H, +Key, +I, +N, -R): remembers what R0 proves
 % about the position Key (index I, bound N) and gives its result.
 settle(win, S, H, Key, _, N, win) :-
-    (   integer(N)
-    ->  remember(S, H, Key, b(-1, N))
-    ;   true
-    ).
+    remember(S, H, Key, b(-1, N)).
 settle(lose, S, H, Key, _, _, lose) :-
     remember(S, H, Key, lose).
-settle(cut(Dep, Sens), S, H, Key, I, N, R) :-
+settle(cut(Dep, Bounded), S, H, Key, I, N, R) :-
     (   Dep < I
-    ->  R = cut(Dep, Sens)
-    ;   Sens == none
+    ->  R = cut(Dep, Bounded)
+    ;   Bounded == false
     ->  remember(S, H, Key, lose),
         R = lose
     ;   remember(S, H, Key, b(N, inf)),
-        R = cut(I, Sens)
+        R = cut(I, true)
+    ).
+
+% memo(+S, +Key, -H, -V): V is what the memo knows of Key (hash H):
+% `lose` or b(L, U), b(-1, inf) when nothing.
+memo(s(D, Ok, _, _), Key, H, V) :-
+    term_hash(Key, H),
+    (   known(H, Key, D, Ok, V0)
+    ->  V = V0
+    ;   V = b(-1, inf)
     ).
 
 remember(s(D, Ok, _, _), H, Key, V) :-
@@ -356,6 +374,99 @@ merge(b(L0, U0), b(L1, U1), b(L, U)) :-
     ->  U = U0
     ;   U is min(U0, U1)
     ).
+
+%   prove(+S, +Pos, +Allowance, -Result) is semidet.
+%
+%   Result (win or lose) says whether we can force success from Pos, by
+%   a retrograde analysis of the positions reachable from Pos. Fails
+%   when that takes more than Allowance expansions. Every reachable
+%   position we cannot win is remembered as `lose`.
+
+prove(S, Pos, Allowance, Result) :-
+    empty_assoc(G0),
+    reach([Pos], S, Allowance, G0, G),
+    assoc_to_list(G, Nodes),
+    attractor(Nodes, G, Won),
+    forall(( member(Key-node(_, _), Nodes),
+             \+ get_assoc(Key, Won, _) ),
+           ( term_hash(Key, H),
+             remember(S, H, Key, lose) )),
+    S = s(D, _, _, _),
+    D:reset_depth(Pos, Root),
+    (   get_assoc(Root, Won, _)
+    ->  Result = win
+    ;   Result = lose
+    ).
+
+% reach(+Stack, +S, +Allowance, +G0, -G): G maps the key of every
+% position reachable from Stack to leaf(win), leaf(lose) (outcomes, and
+% what the memo already decides) or node(Side, ChildKeys).
+reach([], _, _, G, G).
+reach([P|Ps], S, A, G0, G) :-
+    S = s(D, Ok, _, _),
+    D:reset_depth(P, Key),
+    (   get_assoc(Key, G0, _)
+    ->  reach(Ps, S, A, G0, G)
+    ;   (   D:outcome(P, Result)
+        ->  ( memberchk(Result, Ok) -> W = win ; W = lose )
+        ;   memo(S, Key, _, V),
+            V \= b(_, inf)
+        ->  ( V == lose -> W = lose ; W = win )
+        )
+    ->  put_assoc(Key, G0, leaf(W), G1),
+        reach(Ps, S, A, G1, G)
+    ;   A > 0,
+        expanding(S),
+        D:to_move(P, Side),
+        findall(P1, D:legalmove(P, _, P1), Children),
+        maplist(D:reset_depth, Children, Keys0),
+        sort(Keys0, Keys),
+        put_assoc(Key, G0, node(Side, Keys), G1),
+        A1 is A - 1,
+        append(Children, Ps, Stack),
+        reach(Stack, S, A1, G1, G)
+    ).
+
+% attractor(+Nodes, +G, -Won): Won holds the keys of the positions from
+% which we can force success: the won leaves, then every us position
+% with a won child and every them position whose children are all won.
+attractor(Nodes, G, Won) :-
+    findall(C-K, ( member(K-node(_, Cs), Nodes), member(C, Cs) ), Edges),
+    keysort(Edges, Sorted),
+    group_pairs_by_key(Sorted, Grouped),
+    list_to_assoc(Grouped, Parents),
+    findall(K-Count, ( member(K-node(them, Cs), Nodes),
+                       length(Cs, Count) ), Counts0),
+    list_to_assoc(Counts0, Counts),
+    findall(K, member(K-leaf(win), Nodes), Queue),
+    findall(K-true, member(K, Queue), Won0Pairs),
+    list_to_assoc(Won0Pairs, Won0),
+    spread(Queue, G, Parents, Counts, Won0, Won).
+
+spread([], _, _, _, Won, Won).
+spread([K|Ks], G, Parents, C0, W0, W) :-
+    (   get_assoc(K, Parents, Ps)
+    ->  true
+    ;   Ps = []
+    ),
+    won_parents(Ps, G, Ks, Queue, C0, C, W0, W1),
+    spread(Queue, G, Parents, C, W1, W).
+
+won_parents([], _, Q, Q, C, C, W, W).
+won_parents([P|Ps], G, Q0, Q, C0, C, W0, W) :-
+    (   get_assoc(P, W0, _)
+    ->  Q1 = Q0, C1 = C0, W1 = W0
+    ;   get_assoc(P, G, node(us, _))
+    ->  Q1 = [P|Q0], C1 = C0, put_assoc(P, W0, true, W1)
+    ;   get_assoc(P, C0, N0),
+        N is N0 - 1,
+        put_assoc(P, C0, N, C1),
+        (   N =:= 0
+        ->  Q1 = [P|Q0], put_assoc(P, W0, true, W1)
+        ;   Q1 = Q0, W1 = W0
+        )
+    ),
+    won_parents(Ps, G, Q1, Q, C1, C, W1, W).
 
 :- multifile prolog:message//1.
 
