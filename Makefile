@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup swipl bench clean
+.PHONY: demo test setup swipl graphviz bench clean
 
 demo: setup
 	$(BIN)/advice demo
@@ -14,7 +14,7 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest
 
-setup: swipl $(STAMP)
+setup: swipl graphviz $(STAMP)
 
 swipl:
 	@command -v swipl >/dev/null 2>&1 || { \
@@ -24,6 +24,17 @@ swipl:
 	    echo "SWI-Prolog is missing. Install it with:"; \
 	    echo "  sudo apt-get install -y swi-prolog-nox"; \
 	    exit 2; \
+	  fi; }
+
+# Graphviz draws forcing trees (advice explain --svg); nothing else needs it,
+# so without root it is only named.
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz; \
+	  else \
+	    echo "Graphviz (for advice explain --svg) is missing. Install it with:"; \
+	    echo "  sudo apt-get install -y graphviz"; \
 	  fi; }
 
 $(STAMP): pyproject.toml

@@ -123,7 +123,7 @@ def uses_matches_module(uses: str, module: str) -> bool:
     """
     if _module_key(uses) != _module_key(module):
         return False
-    a = [s for s in uses.replace("\\", "/").split("/") if s]
+    a = [s for s in uses.replace("\\", "/").removesuffix(".pl").split("/") if s]
     b = [s for s in module.replace("\\", "/").removesuffix(".pl").split("/") if s]
     if b and b[0] == "kb":
         b = b[1:]

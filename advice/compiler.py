@@ -234,6 +234,9 @@ def _first_definitions(advices) -> list[ast.Advice]:
 
 
 def _flatten_conjunction(term: Term) -> list[Term]:
-    if isinstance(term, Struct) and term.functor == ",":
-        return _flatten_conjunction(term.args[0]) + _flatten_conjunction(term.args[1])
-    return [term]
+    # a loop along the right-nested chain: a goal may have a thousand `and`s
+    goals: list[Term] = []
+    while isinstance(term, Struct) and term.functor == ",":
+        goals += _flatten_conjunction(term.args[0])
+        term = term.args[1]
+    return goals + [term]

@@ -29,9 +29,14 @@ __all__ = [
     "AdviceCheckError",
     "source_lines",
     "printable",
+    "render_diagnostics",
+    "SHOWN",
 ]
 
 SEVERITIES = ("error", "warning")
+
+#: How many diagnostics :func:`render_diagnostics` shows before counting the rest.
+SHOWN = 50
 
 
 def source_lines(source: str | Sequence[str] | None) -> Sequence[str]:
@@ -129,7 +134,33 @@ class AdviceError(Exception):
     def __str__(self) -> str:
         if not self.diagnostics:
             return self.message
-        return "\n".join(d.render(self.source) for d in self.diagnostics)
+        return render_diagnostics(self.diagnostics, self.source)
+
+
+def render_diagnostics(diagnostics: Sequence[Diagnostic], source: str | Sequence[str] | None,
+                       shown: int = SHOWN) -> str:
+    """The first ``shown`` diagnostics rendered (each with its source line
+    and caret), then one line counting the rest.
+
+    The source is split once, so the time is linear in the source and the
+    number of diagnostics.
+
+    >>> d = Diagnostic("warning", "unused", Span("t.adv", 1, 1, 1, 2))
+    >>> print(render_diagnostics([d, d, d], "x", shown=1))
+    t.adv:1:1: warning: unused
+    x
+    ^
+    ... and 2 more warnings
+    """
+    lines = source_lines(source)
+    rendered = [d.render(lines) for d in diagnostics[:shown]]
+    rest = diagnostics[shown:]
+    if rest:
+        rendered.append("... and " + " and ".join(
+            f"{n:,} more {severity}{'s' if n != 1 else ''}"
+            for severity in SEVERITIES
+            if (n := sum(d.severity == severity for d in rest))))
+    return "\n".join(rendered)
 
 
 def _rebuild(cls: type, fields: dict) -> AdviceError:
@@ -140,7 +171,16 @@ def _rebuild(cls: type, fields: dict) -> AdviceError:
 
 
 class AdviceFileError(AdviceError):
-    """A table file that cannot be read (missing, unreadable, not UTF-8)."""
+    """A table file that cannot be read (missing, unreadable, not UTF-8).
+
+    ``where`` is the file (with the line, for text that is not UTF-8) and
+    ``reason`` what is wrong; ``str()`` reads ``where: error: reason``.
+    """
+
+    def __init__(self, where: str, reason: str):
+        super().__init__(f"{where}: error: {reason}")
+        self.where = where
+        self.reason = reason
 
 
 class AdviceSyntaxError(AdviceError):

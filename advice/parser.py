@@ -96,16 +96,16 @@ def parse_file(path: str | os.PathLike[str]) -> ast.Table:
     try:
         data = Path(name).read_bytes()
     except FileNotFoundError:
-        raise AdviceFileError(f"{name}: error: no such file") from None
+        raise AdviceFileError(name, "no such file") from None
     except IsADirectoryError:
-        raise AdviceFileError(f"{name}: error: is a directory, not an advice table") from None
+        raise AdviceFileError(name, "is a directory, not an advice table") from None
     except OSError as exc:
-        raise AdviceFileError(f"{name}: error: cannot read the file ({exc.strerror or exc})") from None
+        raise AdviceFileError(name, f"cannot read the file ({exc.strerror or exc})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise AdviceFileError(f"{name}:{line}: error: the file is not UTF-8 text (byte {exc.start})") from None
+        raise AdviceFileError(f"{name}:{line}", f"the file is not UTF-8 text (byte {exc.start})") from None
     return parse(text, name)
 
 
@@ -260,7 +260,8 @@ _KEYWORDS = {
     "_DEPTH": "depth",
     "_NOMOVE": "nomove",
 }
-_PUNCTUATION = {"_COLON": ":", "_COMMA": ",", "_LPAR": "(", "_RPAR": ")", "_SLASH": "/"}
+_PUNCTUATION = {"_COLON": ":", "_COMMA": ",", "_LPAR": "(", "_RPAR": ")", "_SLASH": "/", "DOT": ".",
+                "DOTDOT": ".."}
 _OTHER_WORDS = {
     "CMP": "a comparison ('=', '<', '=<', '>', '>=' or '\\=')",
     "INT": "an integer",
@@ -289,7 +290,7 @@ _GROUPS: list[tuple[frozenset[str], str]] = [
 
 # Order in which single terminals are listed.
 _ORDER = [
-    "_LPAR", "_RPAR", "_COMMA", "_COLON", "_SLASH", "_AND", "_OR", "_THEN", "_IF", "CMP", "INT", "STRING",
+    "_LPAR", "_RPAR", "_COMMA", "_COLON", "_SLASH", "DOT", "DOTDOT", "_AND", "_OR", "_THEN", "_IF", "CMP", "INT", "STRING",
     "NAME", "_NOT", "_TRUE", "_FALSE", "_DEPTH", "_NOMOVE", "BETTER", "HOLDING", "US", "THEM", "_USES",
     "_TABLE", "_RULE", "_ADVICE", "$END",
 ]
@@ -342,6 +343,12 @@ def _expected_words(expected: set[str], before: list[Token]) -> str:
             return "':' after the advice name"
         if last in _PART_TERMINALS:
             return f"':' after '{before[-1].value}'"
+    if last == "_USES":
+        return "a module path such as chess/krk"
+    if last == "_SLASH" and "NAME" in expected:
+        return "a name after '/'"
+    if last == "DOT" and expected == {"NAME"}:
+        return "a name after '.' (e.g. my_game.pl)"
     if expected == {"NAME"}:
         if last == "_TABLE":
             return "a name for the table"
@@ -349,10 +356,6 @@ def _expected_words(expected: set[str], before: list[Token]) -> str:
             return "a name for the rule"
         if last == "_ADVICE":
             return "a name for the piece of advice"
-        if last == "_USES":
-            return "a module path such as chess/krk"
-        if last == "_SLASH":
-            return "a name after '/'"
         if last == "_COMMA":
             return "an advice name after ','"
     if expected == {"_IF"}:
@@ -446,7 +449,16 @@ class _ToAst(Transformer):
         )
 
     def uses(self, meta, children):
-        return "/".join(str(t) for t in children), self._span(meta)
+        if isinstance(children[0], Token) and children[0].type == "STRING":
+            path = _unescape(children[0][1:-1])
+            if not path:
+                raise AdviceSyntaxError("empty path after 'uses': name a knowledge base",
+                                        self._tspan(children[0]), self.text)
+            return path, self._span(meta)
+        return "/".join(children), self._span(meta)
+
+    def path_step(self, meta, children):
+        return "".join(str(t) for t in children)
 
     def rule(self, meta, children):
         name_tok, condition, names = children

@@ -55,6 +55,7 @@ _SOLO = re.compile(r"[a-z][A-Za-z0-9_]*")
 _VAR = re.compile(r"[A-Z_][A-Za-z0-9_]*")
 _INFIX = {":-", ",", ";", "->", ":", "=", "=:=", "=\\=", "<", "=<", ">", ">=", "is"}
 _PREFIX = {"\\+"}
+_XFY = {",", ";", "->"}
 
 
 def quote_atom(name: str) -> str:
@@ -82,27 +83,67 @@ def _escaped(text: str, quote: str) -> str:
 
 
 def write(term: Term) -> str:
-    """``term`` as Prolog text (operators written infix, atoms quoted)."""
+    """``term`` as Prolog text (operators written infix, atoms quoted).
+
+    Iterative, so that a term nested thousands deep (a goal of a thousand
+    ``and``) is written as easily as a flat one; a chain of the same
+    right-associative operator (``a, b, c`` or ``a ; b ; c``) is written
+    without brackets.
+    """
+    out: list[str] = []
+    stack: list[tuple[bool, object]] = [(False, term)]
+    while stack:
+        is_text, item = stack.pop()
+        if is_text:
+            out.append(item)
+        else:
+            stack.extend(reversed(_pieces(item)))
+    return "".join(out)
+
+
+def _pieces(term: Term) -> list[tuple[bool, object]]:
+    """What ``term`` is written as: pieces of text ``(True, str)`` and
+    subterms still to write ``(False, term)``."""
     if isinstance(term, bool):
         raise TypeError("booleans are not Prolog terms")
     if isinstance(term, int):
-        return str(term)
+        return [_text(str(term))]
     if isinstance(term, Atom):
-        return quote_atom(term.name)
+        return [_text(quote_atom(term.name))]
     if isinstance(term, Var):
-        return term.name
+        return [_text(term.name)]
     if isinstance(term, PlString):
-        return quote_string(term.value)
+        return [_text(quote_string(term.value))]
     if isinstance(term, list):
-        return "[" + ", ".join(_arg(t) for t in term) + "]"
+        return [_text("["), *_separated(term), _text("]")]
     if isinstance(term, Struct):
-        if term.functor in _INFIX and len(term.args) == 2:
-            left, right = term.args
-            return f"{_operand(left)}{_op(term.functor)}{_operand(right)}"
-        if term.functor in _PREFIX and len(term.args) == 1:
-            return f"{term.functor} {_operand(term.args[0])}"
-        return quote_atom(term.functor) + "(" + ", ".join(_arg(a) for a in term.args) + ")"
+        return _struct_pieces(term)
     raise TypeError(f"not a Prolog term: {term!r}")
+
+
+def _struct_pieces(term: Struct) -> list[tuple[bool, object]]:
+    if term.functor in _INFIX and len(term.args) == 2:
+        left, right = term.args
+        chained = term.functor in _XFY and isinstance(right, Struct) \
+            and right.functor == term.functor and len(right.args) == 2
+        return [*_operand(left), _text(_op(term.functor)),
+                *([(False, right)] if chained else _operand(right))]
+    if term.functor in _PREFIX and len(term.args) == 1:
+        return [_text(term.functor + " "), *_operand(term.args[0])]
+    return [_text(quote_atom(term.functor) + "("), *_separated(term.args), _text(")")]
+
+
+def _text(text: str) -> tuple[bool, object]:
+    return (True, text)
+
+
+def _separated(terms) -> list[tuple[bool, object]]:
+    pieces: list[tuple[bool, object]] = []
+    for i, t in enumerate(terms):
+        if i:
+            pieces.append(_text(", "))
+        pieces.extend(_bracketed(t, _is_operator(t) and t.functor != ":"))
+    return pieces
 
 
 def _op(functor: str) -> str:
@@ -116,18 +157,13 @@ def _is_operator(term: Term) -> bool:
         or (term.functor in _PREFIX and len(term.args) == 1))
 
 
-def _operand(term: Term) -> str:
-    text = write(term)
-    if _is_operator(term) and term.functor != ":":
-        return f"({text})"
-    if isinstance(term, int) and term < 0:
-        return f"({text})"
-    return text
+def _operand(term: Term) -> list[tuple[bool, object]]:
+    negative = isinstance(term, int) and term < 0
+    return _bracketed(term, negative or (_is_operator(term) and term.functor != ":"))
 
 
-def _arg(term: Term) -> str:
-    text = write(term)
-    return f"({text})" if _is_operator(term) and term.functor != ":" else text
+def _bracketed(term: Term, brackets: bool) -> list[tuple[bool, object]]:
+    return [_text("("), (False, term), _text(")")] if brackets else [(False, term)]
 
 
 def _goal(term: Term) -> str:

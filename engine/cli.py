@@ -28,15 +28,20 @@ if threading.current_thread() is threading.main_thread() and \
 
 import argparse  # noqa: E402 - after the handler, so that Ctrl-C is clean from the start
 import json  # noqa: E402
+from functools import partial  # noqa: E402
+from pathlib import Path  # noqa: E402
 from typing import Callable, Sequence  # noqa: E402
 
-from advice.errors import AdviceError  # noqa: E402
+from advice.errors import AdviceError, AdviceFileError, render_diagnostics  # noqa: E402
 from engine.prolog import (  # noqa: E402
     DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
-    configure_limits,
+    configure_limits, kb_path,
 )
 
 EXIT_BAD_INPUT = 2
+#: A reader that went away (``advice ... | head -1``): 128 + SIGPIPE, as a
+#: program that the signal ends.
+EXIT_BROKEN_PIPE = 141
 
 
 class Failure(Exception):
@@ -81,15 +86,16 @@ def cmd_search(args) -> None:
 
 
 def cmd_play(args) -> None:
-    if args.game.endswith(".adv"):
+    if not _names_a_game(args.game):
+        args.table = args.game
         return cmd_play_table(args)
     from engine.play import play_game
     from engine.search import resolve_game
 
     game = resolve_game(args.game)
+    ask, say = _talk(args.json)
     record = play_game(game, human_is_max=(args.first == "human"), algo=args.algo,
-                       depth=args.depth, position=args.position,
-                       say=(lambda _: None) if args.json else print)
+                       depth=args.depth, position=args.position, ask=ask, say=say)
     if args.json:
         _print_json({"game": game.name, "moves": record.moves, "result": record.result})
 
@@ -98,27 +104,50 @@ def _player(args):
     from engine.advice_play import AdvicePlayer
     from engine.tables import load_table
 
-    table = load_table(args.table if hasattr(args, "table") else args.game)
-    if not args.json:
-        for warning in table.warnings:
-            print(warning.render(table.table.source), file=sys.stderr)
+    table = load_table(args.table)
+    if not args.json and table.warnings:
+        print(render_diagnostics(table.warnings, table.table.source), file=sys.stderr)
     return AdvicePlayer(table, args.mode)
+
+
+def _talk(as_json: bool) -> tuple[Callable[[str], str], Callable[[str], None]]:
+    """How a game talks with a person: ``ask`` and ``say``. Under ``--json``
+    prompts and boards go to stderr, for stdout holds the JSON."""
+    if not as_json:
+        return input, print
+    return _ask_on_stderr, partial(print, file=sys.stderr)
+
+
+def _ask_on_stderr(prompt: str) -> str:
+    """A line a person types, the prompt written to stderr; EOFError at the end."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
 
 
 def cmd_play_table(args) -> None:
     from engine.render import game_moves_text
 
+    if args.svg:
+        _output_folder(args.svg, "--svg")
+    args.table = _table_argument(args.table)
     player = _player(args)
     domain = player.domain
     if args.svg and not domain.is_chess:
         raise BadInput(f"--svg draws chess boards: {domain.module} is not a chess domain")
     defender = args.defender or ("perfect" if domain.perfect == "domain" else "random")
     people = not args.json and defender != "human"
+    ask, say = _talk(args.json)
     record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
-                         move_limit=args.max_moves,
-                         say=(lambda _: None) if args.json else print)
+                         move_limit=args.max_moves, ask=ask, say=say)
     if args.svg:
-        record.start.chess.write_svgs(record.move_texts, args.svg)
+        try:
+            record.start.chess.write_svgs(record.move_texts, args.svg)
+        except OSError as error:
+            raise BadInput(f"--svg {args.svg}: cannot write the boards there: "
+                           f"{error.strerror or error}") from None
     if args.json:
         _print_json({"table": player.table.table.name, "result": record.result,
                      "moves": record.moves, "us_moves": record.us_moves,
@@ -145,14 +174,15 @@ def cmd_play_table(args) -> None:
 def cmd_check(args) -> None:
     from engine.tables import load_table
 
+    args.table = _table_argument(args.table)
     table = load_table(args.table)
     if args.json:
         _print_json({"table": table.table.name, "file": args.table, "ok": True,
                      "warnings": [{"message": w.message, "line": w.span.line,
                                    "column": w.span.column} for w in table.warnings]})
         return
-    for warning in table.warnings:
-        print(warning.render(table.table.source))
+    if table.warnings:
+        print(render_diagnostics(table.warnings, table.table.source))
     print(f"{args.table}: table {table.table.name} is correct "
           f"({len(table.table.rules)} rules, {len(table.table.advices)} pieces of advice, "
           f"{len(table.warnings)} warnings)")
@@ -161,7 +191,7 @@ def cmd_check(args) -> None:
 def cmd_compile(args) -> None:
     from engine.tables import load_table
 
-    table = load_table(args.table)
+    table = load_table(_table_argument(args.table))
     if args.json:
         _print_json({"table": table.table.name, "module": table.module,
                      "domain": table.domain, "source": table.compiled.source()})
@@ -170,13 +200,18 @@ def cmd_compile(args) -> None:
 
 
 def cmd_explain(args) -> None:
+    from engine.dot import dot_program, write_tree_pictures
     from engine.render import explanation_text
 
+    for option, path in (("--dot", args.dot), ("--svg", args.svg)):
+        if path:
+            _output_file(path, option)
+    if args.svg:
+        dot_program()
+    args.table = _table_argument(args.table)
     player = _player(args)
     explanation = player.explain(args.position, fen=args.fen)
     if args.dot or args.svg:
-        from engine.dot import write_tree_pictures
-
         written = write_tree_pictures(explanation, args.dot, args.svg)
         if not args.json:
             for path in written:
@@ -191,18 +226,21 @@ def cmd_solve(args) -> None:
     from engine.tables import chess_domain_for, load_domain
 
     domain = load_domain(args.kb) if args.kb else chess_domain_for(args.fen)
-    start = domain.start(fen=args.fen)
+    start = domain.start(fen=args.fen, over_ok=True)
     domain.prepare()
     answer = domain.solve(start)
     if args.json:
         _print_json({"fen": args.fen, "domain": domain.module, **answer})
         return
-    if answer["optimal"] is None:
+    if not answer["moves"] and answer["result"] is not None:
+        print(f"the game is over: {answer['result'].replace('_', ' ')}")
+    elif answer["optimal"] is None:
         print(f"no forced win: {(answer['result'] or 'unfinished').replace('_', ' ')}")
     else:
         print(f"mate in {answer['optimal']}" if domain.is_chess
               else f"success in {answer['optimal']}")
-    print(" ".join(answer["moves"]))
+    if answer["moves"]:
+        print(" ".join(answer["moves"]))
 
 
 def cmd_tablebase(args) -> None:
@@ -230,8 +268,8 @@ def cmd_tablebase(args) -> None:
 def cmd_verify(args) -> None:
     from engine.verify import Interrupted, VerifyJob, verify
 
-    job = VerifyJob(args.table, args.defender, args.positions, args.sample, args.seed,
-                    args.mode, args.max_moves)
+    job = VerifyJob(_table_argument(args.table), args.defender, args.positions, args.sample,
+                    args.seed, args.mode, args.max_moves)
     try:
         with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
             report = verify(job, args.workers, progress, force=args.force)
@@ -277,6 +315,83 @@ class _progress_bar:
         return False
 
 
+def shipped_tables() -> list[tuple[str, Path]]:
+    """The advice tables shipped under ``kb/``: each its name (its path
+    under ``kb/`` without ``.adv``, e.g. ``folder/name``) and its file."""
+    root = kb_path("")
+    return sorted((path.relative_to(root).with_suffix("").as_posix(), path)
+                  for path in root.rglob("*.adv"))
+
+
+def _table_argument(text: str) -> str:
+    """The file a table argument names: a file, or else a shipped table by
+    its name (``folder/name`` or ``name``, with or without ``.adv``)."""
+    if Path(text).exists():
+        return text
+    name = text.removesuffix(".adv")
+    tables = shipped_tables()
+    found = [path for full, path in tables if full == name] or \
+        [path for full, path in tables if full.rsplit("/", 1)[-1] == name]
+    if len(found) > 1:
+        raise BadInput(f"{text!r} names more than one shipped table: "
+                       f"{', '.join(full for full, p in tables if p in found)}")
+    if not found and Path(text).is_absolute():
+        raise AdviceFileError(text, "no such file")
+    if not found:
+        raise AdviceFileError(text, "no such file, nor a shipped table of that name "
+                              "(`advice tables` lists them)")
+    return str(found[0])
+
+
+def _names_a_game(text: str) -> bool:
+    """Whether ``advice play TEXT`` means a game rather than a table: a
+    game's name, or what is neither a file nor a shipped table."""
+    if text.endswith(".adv") or Path(text).is_file():
+        return False
+    from engine.games import shipped_games
+
+    if any(game.name == text for game in shipped_games()):
+        return True
+    name = text.removesuffix(".adv")
+    return not any(name in (full, full.rsplit("/", 1)[-1]) for full, _ in shipped_tables())
+
+
+def cmd_tables(args) -> None:
+    from advice import parse
+
+    tables = [{"name": name, "title": parse(path.read_text(encoding="utf-8"), str(path)).title,
+               "file": str(path)} for name, path in shipped_tables()]
+    if args.json:
+        _print_json({"tables": tables})
+        return
+    width = max(len(t["name"]) for t in tables)
+    for t in tables:
+        print(f"{t['name']:{width}}  {t['title'] or ''}".rstrip())
+
+
+def cmd_cache(args) -> None:
+    from engine import cache
+
+    if args.action == "clear":
+        removed = cache.clear()
+        report = {"folder": str(removed.folder), "removed_files": removed.files,
+                  "removed_bytes": removed.size}
+        text = (f"cleared the cache {removed.folder}: removed {removed.files:,} files "
+                f"({_megabytes(removed.size)})")
+    else:
+        held = cache.usage()
+        report = {"folder": str(held.folder), "files": held.files, "bytes": held.size}
+        text = f"the cache: {held.folder} ({held.files:,} files, {_megabytes(held.size)})"
+    if args.json:
+        _print_json(report)
+    else:
+        print(text)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
 def cmd_demo(args) -> None:
     from engine.tables import shipped_demo
 
@@ -284,21 +399,24 @@ def cmd_demo(args) -> None:
     if not args.json:
         print(description + "\n")
     cmd_play_table(argparse.Namespace(
-        game=str(table), fen=None, position=None, defender="perfect", seed=0,
+        table=str(table), fen=None, position=None, defender="perfect", seed=0,
         max_moves=100, svg=None, mode="compiled", json=args.json))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``advice`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="advice",
         description="Knowledge-based game playing in Prolog: advice tables, "
         "minimax and alpha-beta.",
+        formatter_class=_HelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def add(name: str, func: Callable, help: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help, description=help)
+    def add(name: str, func: Callable, help: str, **more) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help,
+                           formatter_class=_HelpFormatter, **more)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         _limit_options(p)
         p.set_defaults(func=func)
@@ -306,7 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("games", cmd_games, "list the games")
 
-    p = add("search", cmd_search, "search a position with minimax or alpha-beta")
+    p = add("search", cmd_search, "search a position with minimax or alpha-beta",
+            epilog_from=_position_formats)
     p.add_argument("game", nargs="?", help="a game from `advice games`")
     p.add_argument("--kb", metavar="FILE.pl",
                    help="a game module of your own (moves/2, staticval/2, "
@@ -315,9 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("play", cmd_play, "play a game against the machine, or an advice table "
             "against a defender")
-    p.add_argument("game", help="a game from `advice games`, or a table FILE.adv")
+    p.add_argument("game", help="a game from `advice games`, or a table: FILE.adv or a "
+                   "shipped table's name (`advice tables`; a game's name means the game)")
     p.add_argument("--first", choices=["human", "machine"], default="human",
-                   help="games: who moves first (default: human)")
+                   help="games: who moves first")
     _search_options(p)
     p.add_argument("--fen", help="tables of a chess domain: the position to start from")
     p.add_argument("--defender", choices=["perfect", "random", "human"],
@@ -330,22 +450,23 @@ def build_parser() -> argparse.ArgumentParser:
     _mode_option(p)
 
     p = add("check", cmd_check, "check an advice table against its knowledge base")
-    p.add_argument("table", help="the table, FILE.adv")
+    _table_option(p)
 
     p = add("compile", cmd_compile, "print the Prolog a table compiles to")
-    p.add_argument("table", help="the table, FILE.adv")
+    _table_option(p)
 
     p = add("explain", cmd_explain, "show which rule and advice a table chooses, and why")
-    p.add_argument("table", help="the table, FILE.adv")
+    _table_option(p)
     p.add_argument("--position", help="the position (default: the domain's start)")
     p.add_argument("--fen", help="the position, for a chess domain")
     p.add_argument("--dot", metavar="FILE", help="write the forcing tree as Graphviz DOT")
-    p.add_argument("--svg", metavar="FILE", help="draw the forcing tree as SVG (needs dot)")
+    p.add_argument("--svg", metavar="FILE", help="draw the forcing tree as SVG (needs "
+                   "Graphviz's dot program)")
     _mode_option(p)
 
     p = add("verify", cmd_verify, "play a table from every start position and report "
             "how, and how well, it wins")
-    p.add_argument("table", help="the table, FILE.adv")
+    _table_option(p)
     p.add_argument("--defender", choices=["perfect", "all", "random"],
                    help="perfect: the longest resistance (the domain's own, or found by "
                    "search); all: every defence (the worst case); random: seeded random "
@@ -356,7 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", type=int, metavar="N", help="verify N positions drawn at random")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample and of --defender random")
     p.add_argument("--workers", type=int, default=1,
-                   help="worker processes, at most the number of cores (default 1)")
+                   help="worker processes, at most the number of cores")
     p.add_argument("--force", action="store_true", help="allow more workers than cores")
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
@@ -374,16 +495,129 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rebuild", action="store_true", help="compute it again")
 
     add("demo", cmd_demo, "the demonstration `make demo` runs")
+
+    add("tables", cmd_tables, "list the advice tables shipped with advice (each may be "
+        "named by its name where a table FILE.adv is asked for)")
+
+    p = add("cache", cmd_cache, "show where the cache of compiled tables and tablebases "
+            "is and its size, or clear it")
+    p.add_argument("action", nargs="?", choices=["clear"],
+                   help="clear: delete what the cache holds (it is rebuilt when needed)")
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose epilog may be computed when its help is shown
+    (``epilog_from``), so that the commands themselves never pay for it."""
+
+    def __init__(self, *args, epilog_from: Callable[[], str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.epilog_from = epilog_from
+
+    def format_help(self) -> str:
+        if self.epilog_from is not None:
+            self.epilog = self.epilog_from()
+        return super().format_help()
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Says each option's default in its help (where it has one to say), and
+    keeps the indented lines of a description or epilog as they are."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if any(action.default is nothing for nothing in (None, False, True, argparse.SUPPRESS)) \
+                or "default" in text or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)".lstrip()
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text
+        return "\n".join(line if line.startswith(" ") else fill(line, width, indent)
+                         for line in text.splitlines())
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("advice")
+    except PackageNotFoundError:
+        return "(not installed as a package)"
+
+
+def _position_formats() -> str:
+    """How each shipped game reads a position (the epilog of ``advice search
+    --help``), in the games' own words; the general rule alone when the
+    games cannot be asked."""
+    general = ("--position TEXT gives a position as its game reads it; a game of your own "
+               "(--kb) reads a ground Prolog term, e.g. c(5,max). The shipped games:")
+    try:
+        from engine.games import shipped_games
+
+        hints = [(game.name, _position_hint(game.name)) for game in shipped_games()]
+    except EngineError:
+        return general.rsplit(". ", 1)[0] + "."
+    return "\n".join([general] + [f"  {name:12} {hint}" for name, hint in hints])
+
+
+def _position_hint(game: str) -> str:
+    """What a game says a person should type for a position: the advice of
+    its refusal of a text that is no position (``give the number of sticks,
+    e.g. 21``)."""
+    from engine.search import search
+
+    try:
+        search(game, "?", depth=1)
+    except BadInput as refusal:
+        return str(refusal).split("': ", 1)[-1]
+    return "a position as the game writes it"
+
+
+def _table_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("table", help="the table: FILE.adv, or a shipped table's name as "
+                   "`advice tables` lists it (with or without its folder and .adv)")
+
+
+def _output_file(path: str, option: str) -> None:
+    """Refuse, before any work, a file ``option`` cannot write."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise BadInput(f"{option} {path}: is a folder; give the name of a file to write")
+    if not folder.exists():
+        raise BadInput(f"{option} {path}: the folder {folder} does not exist; create it "
+                       f"first (mkdir -p {folder})")
+    if not folder.is_dir():
+        raise BadInput(f"{option} {path}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK) or \
+            (target.exists() and not os.access(target, os.W_OK)):
+        raise BadInput(f"{option} {path}: cannot write there (permission denied)")
+
+
+def _output_folder(path: str, option: str) -> None:
+    """Refuse, before any work, a folder ``option`` cannot write files in
+    (a missing one is created when the files are written)."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise BadInput(f"{option} {path}: is a file; give a folder for the pictures "
+                       "(it is created when missing)")
+    existing = next(p for p in (target, *target.parents) if p.exists())
+    if not existing.is_dir():
+        raise BadInput(f"{option} {path}: cannot create the folder: {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise BadInput(f"{option} {path}: cannot write in {existing} (permission denied)")
 
 
 def _mode_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=["compiled", "interpreted"], default="compiled",
-                   help="run the compiled table (default) or walk it as data")
+                   help="compiled: run the table's compiled clauses; interpreted: walk the "
+                   "table as data, as the book does")
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--algo", choices=["minimax", "alphabeta"], default="alphabeta")
+    p.add_argument("--algo", choices=["minimax", "alphabeta"], default="alphabeta",
+                   help="the search")
     p.add_argument("--depth", type=int, help="search depth (default: to the end)")
     p.add_argument("--position", help="the position to start from (default: the start)")
 
@@ -426,7 +660,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_limits(seconds=args.time_limit, inferences=args.inference_limit,
                          memory=args.memory_limit or DEFAULT_MEMORY)
         args.func(args)
-    except (EngineError, AdviceError) as error:
+        sys.stdout.flush()  # a reader that went away is found here, not at exit
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except AdviceError as error:
+        print(f"advice: error: {_advice_error_text(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except EngineError as error:
         print(f"advice: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Failure as failure:
@@ -436,6 +677,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("advice: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _advice_error_text(error: AdviceError) -> str:
+    """A problem with a table, after ``advice: error:``: one line naming the
+    file, then the table's diagnostics (each ``file:line:column: error: ...``
+    with its source line and caret)."""
+    if isinstance(error, AdviceFileError):
+        return f"{error.where}: {error.reason}"
+    if not error.diagnostics:
+        return error.message
+    files = [d.span.file for d in error.diagnostics if d.span is not None]
+    errors = sum(d.is_error for d in error.diagnostics)
+    where = f"{files[0]}: " if files else ""
+    return f"{where}{errors} error{'s' if errors != 1 else ''} in the advice table\n{error}"
+
+
+def _discard_stdout() -> None:
+    """Send what stdout still holds nowhere: its reader went away
+    (``advice ... | head -1``), and exiting must not fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from advice.checker import KBVocabulary, check_or_raise
 from advice.compiler import CompiledTable, compile_table
 from advice.errors import Diagnostic
 from advice.parser import parse, parse_file
-from engine.cache import cache_dir
+from engine.cache import cache_dir, keep_recent
 from engine.chess_io import fen_material
 from engine.domains import Domain, describe
 from engine.prolog import BadInput, InterfaceError, KBLoadError, atom, integer, kb_path, session
@@ -83,6 +83,8 @@ def shipped_kbs(exporting: str) -> list[Path]:
 
 def load_domain(name: str) -> Domain:
     """Load the AL0 domain a knowledge-base name stands for (see :func:`find_kb`)."""
+    if Path(name).is_dir():
+        raise BadInput(f"{name}: is a directory, not a knowledge base (.pl file)")
     path = find_kb(name)
     if path is None:
         raise BadInput(f"no knowledge base {name!r}: looked for {name} and "
@@ -170,6 +172,7 @@ def load_table(path: str | Path | None = None, *, text: str | None = None,
     target = cache_dir("tables") / f"{compiled.module}.pl"
     if not target.is_file() or target.read_text() != compiled.source():
         target.write_text(compiled.source())
+    keep_recent(target)
     session().load_file(target, context="user", reload=False)  # named by its content
     session().use_module("al0/al0.pl")
     return LoadedTable(table, compiled, dfile, tuple(warnings))
