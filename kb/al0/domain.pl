@@ -216,11 +216,7 @@ text_string(Text, String) :-
 %   defender: the domain's perfect_reply/3, else the search solver's.
 
 perfect_defender(D, Closure) :-
-    (   declares(D, perfect_reply, 3)
-    ->  Closure = D:perfect_reply
-    ;   success_outcomes(D, _),
-        Closure = al0_domain:search_reply(D)
-    ).
+    own_or_searched(D, perfect_reply/3, search_reply, Closure).
 
 %!  optimal_counter(+Domain, -Closure) is det.
 %
@@ -229,11 +225,7 @@ perfect_defender(D, Closure) :-
 %   solver's.
 
 optimal_counter(D, Closure) :-
-    (   declares(D, optimal_moves, 2)
-    ->  Closure = D:optimal_moves
-    ;   success_outcomes(D, _),
-        Closure = al0_domain:search_optimal(D)
-    ).
+    own_or_searched(D, optimal_moves/2, search_optimal, Closure).
 
 %!  optimal_mover(+Domain, -Closure) is det.
 %
@@ -242,11 +234,16 @@ optimal_counter(D, Closure) :-
 %   the search solver's.
 
 optimal_mover(D, Closure) :-
-    (   declares(D, optimal_move, 3)
-    ->  Closure = D:optimal_move
-    ;   success_outcomes(D, _),
-        Closure = al0_domain:search_optimal_move(D)
-    ).
+    own_or_searched(D, optimal_move/3, search_optimal_move, Closure).
+
+% own_or_searched(+D, +Name/Arity, +Search, -Closure): the domain's own
+% predicate, else the solver's Search for D (which needs success/1).
+own_or_searched(D, Name/Arity, _, D:Name) :-
+    declares(D, Name, Arity),
+    !.
+own_or_searched(D, _, Search, al0_domain:Closure) :-
+    success_outcomes(D, _),
+    Closure =.. [Search, D].
 
 %!  prepare_job(+Domain, +CacheDir, +Rebuild, -Json) is det.
 %
