@@ -22,8 +22,11 @@ def _interrupted_while_starting(signum, frame) -> None:
 
 
 if threading.current_thread() is threading.main_thread() and \
-        multiprocessing.parent_process() is None:
+        multiprocessing.parent_process() is None and \
+        signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
     # Ctrl-C while the modules below load ends quietly; main() then takes over.
+    # (The engine's child processes start with SIGINT ignored: their parent
+    # ends them, and reports.)
     signal.signal(signal.SIGINT, _interrupted_while_starting)
 
 import argparse  # noqa: E402 - after the handler, so that Ctrl-C is clean from the start
@@ -35,7 +38,7 @@ from typing import Callable, Sequence  # noqa: E402
 from advice.errors import AdviceError, AdviceFileError, render_diagnostics  # noqa: E402
 from engine.prolog import (  # noqa: E402
     DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
-    configure_limits, kb_path,
+    configure_limits, kb_path, trust_user_files,
 )
 
 EXIT_BAD_INPUT = 2
@@ -419,6 +422,10 @@ def build_parser() -> argparse.ArgumentParser:
                            formatter_class=_HelpFormatter, **more)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         _limit_options(p)
+        p.add_argument("--trusted", action="store_true",
+                       help="load your own Prolog files unchecked (by default a user's "
+                       "file is refused when it may run shell commands, write files, "
+                       "halt, or change the engine)")
         p.set_defaults(func=func)
         return p
 
@@ -659,6 +666,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         configure_limits(seconds=args.time_limit, inferences=args.inference_limit,
                          memory=args.memory_limit or DEFAULT_MEMORY)
+        if args.trusted:
+            print("advice: --trusted: your Prolog files are loaded unchecked; "
+                  "whatever they say runs", file=sys.stderr)
+        trust_user_files(args.trusted)
         args.func(args)
         sys.stdout.flush()  # a reader that went away is found here, not at exit
     except BrokenPipeError:

@@ -49,7 +49,7 @@ DEFAULT_MEMORY = _quarter_of_memory()
 class Limits:
     """Limits on every Prolog job: ``seconds`` and ``inferences`` replace
     each job's own when set; ``memory`` caps a Prolog process's address
-    space in bytes (None: no cap)."""
+    space in bytes (None: no cap), and its Prolog stacks at half of it."""
 
     seconds: float | None = None
     inferences: int | None = None
@@ -57,6 +57,30 @@ class Limits:
 
 
 _LIMITS = Limits()
+
+#: the most bytes a user's knowledge base may have (checked before it is read)
+MAX_KB_BYTES = 10 * 2**20
+
+#: the environment variable that holds :func:`trust_user_files`'s setting,
+#: so that every process the engine starts (its Prolog process, verify's
+#: workers) inherits it
+TRUST_VARIABLE = "ADVICE_TRUST_USER_FILES"
+
+
+def trust_user_files(on: bool) -> None:
+    """Load users' knowledge bases unchecked (``--trusted``: a person's own
+    files) when ``on``, else check each before anything in it runs (the
+    default; see :meth:`PrologSession.load_file`)."""
+    if on:
+        os.environ[TRUST_VARIABLE] = "1"
+    else:
+        os.environ.pop(TRUST_VARIABLE, None)
+
+
+def user_files_trusted() -> bool:
+    """Whether users' knowledge bases are loaded unchecked (see
+    :func:`trust_user_files`)."""
+    return os.environ.get(TRUST_VARIABLE) == "1"
 
 
 def configure_limits(*, seconds: float | None = None, inferences: int | None = None,
@@ -177,6 +201,10 @@ class PrologSession:
         self._context_of: dict[Path, str] = {}
         self._raw("set_prolog_flag(debug_on_error, false)")
         self._raw("set_prolog_flag(report_error, true)")
+        if _LIMITS.memory:
+            # a runaway recursion meets this as an error before the process
+            # meets its memory limit
+            self._raw(f"set_prolog_flag(stack_limit, {integer(_LIMITS.memory // 2)})")
         self._raw(f"use_module({atom(str(kb_path('bridge.pl')))})")
         if on_halt is not None:
             self._raw("at_halt(advice_on_halt)")
@@ -233,7 +261,7 @@ class PrologSession:
         self.load_file(kb_path(relative), context="user")
 
     def load_file(self, path: str | Path, context: str | None = None,
-                  reload: bool | None = None) -> LoadedKB:
+                  reload: bool | None = None, trusted: bool | None = None) -> LoadedKB:
         """Load a Prolog file into a context module and return it.
 
         A module file's exports are imported into the context module; a
@@ -243,6 +271,14 @@ class PrologSession:
         user's file is reloaded (it may have changed) and the project's
         own are not. Raises :class:`KBLoadError` for
         a missing file or one with errors (each ``file:line: message``).
+
+        A user's file (outside the ``kb`` package and the engine's
+        compiled tables) is untrusted unless ``trusted`` is true (None:
+        :func:`user_files_trusted`): it must not be larger than
+        :data:`MAX_KB_BYTES`, and ``kb/guard.pl`` reads it before
+        anything in it runs. A file it refuses raises
+        :class:`KBLoadError` with one line per offence (``messages``;
+        the message is all of them) and is not loaded.
         """
         try:
             path = Path(path).resolve()
@@ -250,22 +286,34 @@ class PrologSession:
         except (OSError, ValueError):
             found = False
         if not found:
-            raise KBLoadError(f"{path}: no such file")
+            what = "is a directory, not a Prolog file" if path.is_dir() else "no such file"
+            raise KBLoadError(f"{path}: {what}")
+        own = path.is_relative_to(kb_path("").resolve())
         if reload is None:
-            reload = not path.is_relative_to(kb_path("").resolve())
+            reload = not own
+        if not own and path.parent.name == "tables":  # a table the engine compiled?
+            from engine.cache import cache_dir
+
+            own = path.parent == cache_dir("tables").resolve()
+        guarded = not (own or (user_files_trusted() if trusted is None else trusted))
+        if guarded:
+            size = path.stat().st_size
+            if size > MAX_KB_BYTES:
+                raise KBLoadError(f"{path}: {size:,} bytes is more than the "
+                                  f"{MAX_KB_BYTES // 2**20} MB a knowledge base may have")
         with self._lock:
             if context is None:
                 # a file keeps its context module across reloads, even failed ones
                 context = self._context_of.setdefault(path, f"kb_{next(self._contexts)}")
-            reply = self.ask(
-                f"bridge:load_kb({atom(str(path))}, {atom(context)}, "
-                f"{'true' if reload else 'not_loaded'}, Out)",
-                what=f"loading {path}",
-            )
+            load = (f"{atom(str(path))}, {atom(context)}, "
+                    f"{'true' if reload else 'not_loaded'}, Out")
+            goal = (f"use_module({atom(str(kb_path('guard.pl')))}, []), "
+                    f"guard:load_guarded({load})" if guarded else f"bridge:load_kb({load})")
+            reply = self.ask(goal, what=f"loading {path}")
         messages = [(m["kind"], m["text"]) for m in json.loads(reply)]
         errors = tuple(t for k, t in messages if k == "error")
         if errors:
-            raise KBLoadError(errors[0], errors)
+            raise KBLoadError("\n".join(errors), errors)
         return LoadedKB(path, context, tuple(t for _, t in messages))
 
     def require(self, kb: LoadedKB, indicators: list[str], label: str) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 
 from engine.prolog import (
     DEFAULT_SECONDS, KBLoadError, Limits, PrologGoalError, PrologSession, SearchLimitError,
-    current_limits,
+    current_limits, user_files_trusted,
 )
 
 #: seconds (beyond 5% more) the parent waits past a call's time limit
@@ -59,14 +59,20 @@ def die_with_parent() -> None:
 
 
 def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
-    """Start a child process with SIGINT blocked (it inherits the mask), so
-    that a Ctrl-C sent to the whole process group reaches only us: we end
-    the children ourselves."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """Start a child process that ignores SIGINT from its first instruction,
+    so that a Ctrl-C sent to the whole process group reaches only us: we
+    end the children ourselves. (An ignored signal stays ignored across
+    exec, and Python then installs no handler of its own; a blocked one
+    would not: the child starts with an empty mask.) SIGINT is blocked
+    here meanwhile, so that a Ctrl-C before or after the child is made is
+    delivered to us; one sent while it is being made is lost."""
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         proc.start()
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old_handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
 
 
 def halt_now() -> None:
@@ -131,9 +137,14 @@ class ProcessSession:
         """As :meth:`engine.prolog.PrologSession.use_module`, in the child."""
         self._load("use_module", (relative,), {})
 
-    def load_file(self, path, context: str | None = None, reload: bool | None = None):
-        """As :meth:`engine.prolog.PrologSession.load_file`, in the child."""
-        return self._load("load_file", (path,), {"context": context, "reload": reload})
+    def load_file(self, path, context: str | None = None, reload: bool | None = None,
+                  trusted: bool | None = None):
+        """As :meth:`engine.prolog.PrologSession.load_file`, in the child; by
+        default trusted as :func:`~engine.prolog.user_files_trusted` says here."""
+        if trusted is None:
+            trusted = user_files_trusted()
+        return self._load("load_file", (path,),
+                          {"context": context, "reload": reload, "trusted": trusted})
 
     def require(self, kb, indicators: list[str], label: str) -> None:
         """As :meth:`engine.prolog.PrologSession.require`, in the child."""

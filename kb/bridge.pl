@@ -47,6 +47,10 @@ limited(Goal, Inferences, Status) :-
     ).
 limited(_, _, false).
 
+error_text(error(resource_error(_), Overflow), Text) :-
+    is_dict(Overflow, stack_overflow),
+    !,
+    stack_overflow_text(Overflow, Text).
 error_text(Error, Text) :-
     catch('$messages':translate_message(Error, Lines, []), _, fail),
     !,
@@ -55,6 +59,51 @@ error_text(Error, Text) :-
     split_string(Text0, "", "\n ", [Text]).
 error_text(Error, Text) :-
     format(string(Text), "~q", [Error]).
+
+% stack_overflow_text(+Overflow, -Text): a stack overflow in words: the
+% limit, the depth, and the deepest predicate of a file not the engine's
+% (the SWI-Prolog message names the engine's modules and a command-line
+% flag the engine's user does not have).
+stack_overflow_text(Overflow, Text) :-
+    Limit is Overflow.get(stack_limit, 0) / 1024 / 1024,
+    Depth = Overflow.get(depth, 0),
+    (   user_frame(Overflow, Module:Name/Arity)
+    ->  (   module_property(Module, file(File))
+        ->  format(string(In), " in ~q/~w (~w)", [Name, Arity, File])
+        ;   format(string(In), " in ~q:~q/~w", [Module, Name, Arity])
+        )
+    ;   In = ""
+    ),
+    format(string(Text),
+           "ran out of its Prolog stack of ~2f GiB at depth ~D~w: a recursion that \c
+            does not end, or data too large (--memory-limit sets the stack to half \c
+            of it)", [Limit, Depth, In]).
+
+user_frame(Overflow, PI) :-
+    member(Key, [non_terminating, stack, cycle]),
+    Frames = Overflow.get(Key),
+    is_list(Frames),
+    member(frame(_, Frame, _), Frames),
+    frame_indicator(Frame, PI),
+    PI = Module:_,
+    \+ own_module(Module),
+    !.
+
+frame_indicator(Module:Goal, Module:Name/Arity) :-
+    atom(Module),
+    callable(Goal),
+    functor(Goal, Name, Arity).
+
+% own_module(+Module): a module of the system or of the engine's kb folder.
+own_module(Module) :-
+    module_property(Module, class(Class)),
+    Class \== user,
+    !.
+own_module(Module) :-
+    module_property(Module, file(File)),
+    module_property(bridge, file(Bridge)),
+    file_directory_name(Bridge, Kb),
+    sub_atom(File, 0, _, _, Kb).
 
 :- dynamic collecting/1, collected/2.
 

@@ -1,0 +1,2 @@
+% the first search would end the engine's Prolog process
+moves(_, _) :- halt.

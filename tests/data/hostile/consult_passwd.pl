@@ -1,0 +1,3 @@
+:- consult('/etc/passwd').
+:- ['/etc/passwd'].
+moves(_, []).

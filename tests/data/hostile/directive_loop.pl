@@ -1,0 +1,2 @@
+:- repeat, fail.
+moves(_, []).

@@ -1,0 +1,2 @@
+:- open('CANARY', write, S), write(S, hostile), close(S).
+moves(_, []).
