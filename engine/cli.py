@@ -4,7 +4,9 @@ Every command prints for people by default and one JSON object with
 ``--json``. Bad input (a name, a file, a position, a table) gives an
 error on stderr naming the input and the place (one line; a table's
 errors each with its source line and a caret) and exit code 2; no
-traceback. A table that fails verification exits 1.
+traceback; under ``--json`` the error is also the JSON object on stdout,
+``{"error": "..."}``. A table that fails verification, and a game that
+``check --kb`` finds faults in, exit 1.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from pathlib import Path  # noqa: E402
 from typing import Callable, Sequence  # noqa: E402
 
 from advice.errors import AdviceError, AdviceFileError, render_diagnostics  # noqa: E402
+from engine.lint import DEFAULT_POSITIONS  # noqa: E402
 from engine.prolog import (  # noqa: E402
     DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
     configure_limits, kb_path, trust_user_files,
@@ -177,6 +180,14 @@ def cmd_play_table(args) -> None:
 def cmd_check(args) -> None:
     from engine.tables import load_table
 
+    if args.kb is not None:
+        return cmd_check_kb(args)
+    if args.table is None:
+        raise BadInput("name an advice table to check, or give --kb FILE.pl to lint a game")
+    lint_options = [o for o, v in (("--positions", args.positions), ("--depth", args.depth),
+                                   ("--position", args.position)) if v is not None]
+    if lint_options:
+        raise BadInput(f"{', '.join(lint_options)}: only for a game (--kb)")
     args.table = _table_argument(args.table)
     table = load_table(args.table)
     if args.json:
@@ -189,6 +200,35 @@ def cmd_check(args) -> None:
     print(f"{args.table}: table {table.table.name} is correct "
           f"({len(table.table.rules)} rules, {len(table.table.advices)} pieces of advice, "
           f"{len(table.warnings)} warnings)")
+
+
+def cmd_check_kb(args) -> None:
+    from engine.lint import lint
+
+    if args.table is not None:
+        raise BadInput(f"give a table ({args.table}) or --kb {args.kb}, not both")
+    report = lint(_game_argument(args.kb), args.position,
+                  positions=DEFAULT_POSITIONS if args.positions is None else args.positions,
+                  depth=args.depth)
+    for warning in report.warnings if not args.json else ():
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        _print_json(report.as_dict())
+    else:
+        print(report.text())
+    if not report.ok:
+        raise Failure(f"{report.file}: the game has {len(report.findings)} kind"
+                      f"{'s' if len(report.findings) != 1 else ''} of fault")
+
+
+def _game_argument(text: str):
+    """The game ``--kb`` names: a ``.pl`` file, or else a shipped game by
+    its name (``advice games``)."""
+    from engine.games import find_game, student_game
+
+    if Path(text).exists() or text.endswith(".pl") or "/" in text:
+        return student_game(text)
+    return find_game(text)
 
 
 def cmd_compile(args) -> None:
@@ -295,18 +335,65 @@ def _print_verify(report: dict, as_json: bool) -> None:
     print(verify_text(report))
 
 
+def cmd_grade(args) -> None:
+    from engine.grading import copy_example, find_submissions, grade, load_assignment
+    from engine.grading.reports import SUMMARY, class_json, summary_markdown, write_reports
+
+    if args.example is not None:
+        if args.submissions:
+            raise BadInput("--example NAME copies an example into one folder: give at most "
+                           "one (default: ./NAME)")
+        folder = args.assignment or args.example
+        copied = copy_example(args.example, folder)
+        if args.json:
+            _print_json({"example": args.example, "folder": folder, "assignment": str(copied)})
+        else:
+            print(f"copied the example assignment {args.example} into {folder}/; grade "
+                  f"with: advice grade {copied} SUBMISSION...")
+        return
+    if args.assignment is None or not args.submissions:
+        raise BadInput("give an assignment file and the submissions to grade (advice grade "
+                       "ASSIGNMENT SUBMISSION...), or --example NAME to copy one out")
+    if args.report:
+        _output_folder(args.report, "--report")
+    assignment = load_assignment(args.assignment)
+    submissions = find_submissions(args.submissions, assignment)
+    if args.report and any(s.student == SUMMARY for s in submissions):
+        raise BadInput(f"--report: a submission is named {SUMMARY}, as the class's summary "
+                       "files are: rename it")
+    with _progress_bar(enabled=not args.json and sys.stderr.isatty(),
+                       label="grading") as progress:
+        results = grade(assignment, submissions, args.jobs, progress)
+    if args.report:
+        write_reports(Path(args.report), results, assignment)
+    if args.json:
+        _print_json(class_json(results, assignment))
+        return
+    print(summary_markdown(results, assignment), end="")
+    if args.report:
+        print(f"\nreports in {args.report}/: STUDENT.md for each student, STUDENT.json for "
+              f"Gradescope, {SUMMARY}.csv and {SUMMARY}.md for the class")
+
+
+def _grade_help() -> str:
+    from engine.grading.assignment import help_text
+    from engine.grading.examples import examples
+
+    return help_text(examples())
+
+
 class _progress_bar:
     """A rich progress bar on stderr while a long job runs (a no-op when disabled)."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
+    def __init__(self, enabled: bool, label: str = "verifying"):
+        self.enabled, self.label = enabled, label
 
     def __enter__(self):
         if not self.enabled:
             return None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        self.bar = Progress("verifying", BarColumn(), MofNCompleteColumn(),
+        self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(),
                             TimeRemainingColumn(), transient=True)
         self.bar.start()
         self.task = self.bar.add_task("verify", total=None)
@@ -456,8 +543,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--svg", metavar="DIR", help="tables: write one board picture per move")
     _mode_option(p)
 
-    p = add("check", cmd_check, "check an advice table against its knowledge base")
-    _table_option(p)
+    p = add("check", cmd_check, "check an advice table against its knowledge base, or "
+            "lint a game of your own (--kb)")
+    p.add_argument("table", nargs="?", help="the table: FILE.adv, or a shipped table's name "
+                   "as `advice tables` lists it (with or without its folder and .adv)")
+    p.add_argument("--kb", metavar="FILE.pl",
+                   help="lint this game instead (moves/2, staticval/2, max_to_move/1, "
+                   "min_to_move/1; or a shipped game's name): on the positions reachable "
+                   "from the start, moves/2 deterministic, without duplicates, giving "
+                   "positions; staticval/2 total and numeric; exactly one side to move")
+    p.add_argument("--positions", type=int, metavar="N",
+                   help=f"--kb: examine at most N positions, breadth-first (default: "
+                   f"{DEFAULT_POSITIONS:,})")
+    p.add_argument("--depth", type=int, metavar="N",
+                   help="--kb: examine no position more than N moves from the start "
+                   "(default: no limit)")
+    p.add_argument("--position", help="--kb: the position to start from (default: every "
+                   "solution of initial/1)")
 
     p = add("compile", cmd_compile, "print the Prolog a table compiles to")
     _table_option(p)
@@ -489,6 +591,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
     _mode_option(p)
+
+    p = add("grade", cmd_grade, "grade students' submissions against an assignment file: a "
+            "score and a report for each, a summary for the class", epilog_from=_grade_help)
+    p.add_argument("assignment", nargs="?", metavar="ASSIGNMENT",
+                   help="the assignment file (TOML, below); with --example, the folder to "
+                   "copy the example into (default: ./NAME)")
+    p.add_argument("submissions", nargs="*", metavar="SUBMISSION",
+                   help="a student's folder holding the assignment's files, or for an "
+                   "assignment of one file, a student's file (named after the folder or "
+                   "the file)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="submissions graded at once, each in a process of its own (at most "
+                   "the number of cores)")
+    p.add_argument("--report", metavar="DIR",
+                   help="write STUDENT.json (Gradescope's results.json), STUDENT.md, "
+                   "summary.csv and summary.md into DIR (made when missing)")
+    p.add_argument("--example", metavar="NAME",
+                   help="copy the example assignment NAME (listed below) into a folder: the "
+                   "assignment file, its reference solution and tests, a README")
 
     p = add("solve", cmd_solve, "the optimal line of a chess endgame position, from the "
             "domain's tablebase or search")
@@ -676,11 +797,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _discard_stdout()
         return EXIT_BROKEN_PIPE
     except AdviceError as error:
-        print(f"advice: error: {_advice_error_text(error)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _bad_input(_advice_error_text(error), args.json)
     except EngineError as error:
-        print(f"advice: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _bad_input(str(error), args.json)
     except Failure as failure:
         print(f"advice: {failure}", file=sys.stderr)
         return 1
@@ -688,6 +807,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("advice: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _bad_input(text: str, as_json: bool) -> int:
+    """Report an error (``advice: error: TEXT`` on stderr; under ``--json``
+    also ``{"error": TEXT}`` on stdout) and give the exit code of bad input."""
+    print(f"advice: error: {text}", file=sys.stderr)
+    if as_json:
+        _print_json({"error": text})
+    return EXIT_BAD_INPUT
 
 
 def _advice_error_text(error: AdviceError) -> str:

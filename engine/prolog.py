@@ -201,6 +201,9 @@ class PrologSession:
         self._context_of: dict[Path, str] = {}
         self._raw("set_prolog_flag(debug_on_error, false)")
         self._raw("set_prolog_flag(report_error, true)")
+        # what a knowledge base writes, loading or searching, goes to stderr:
+        # stdout is the command's (under --json, one JSON object)
+        self._raw("set_stream(user_error, alias(user_output)), set_output(user_error)")
         if _LIMITS.memory:
             # a runaway recursion meets this as an error before the process
             # meets its memory limit

@@ -27,7 +27,11 @@ class SearchResult:
     ``line`` is the principal variation, root first (positions as
     Prolog terms, written with ``~q``), and ``moves`` the moves along it,
     for people; ``nodes`` counts the positions visited, the root
-    included; ``drawing`` is the root position drawn by its game.
+    included; ``drawing`` is the root position drawn by its game;
+    ``warnings`` are those of loading the game's file and the faults of
+    the game found at the root and its successors (a side to move that
+    is not exactly one of MAX and MIN, a successor given twice, ...),
+    which make the value wrong.
     """
 
     game: str
@@ -141,7 +145,15 @@ def search_from(
         game=game.name, algo=algo, depth=depth, position=data["position"],
         value=data["value"], best=line[1] if len(line) > 1 else None,
         move=moves[0] if moves else None, line=line, nodes=data["nodes"],
-        seconds=data["seconds"], warnings=kb.warnings, moves=moves,
-        drawing=data["drawing"],
+        seconds=data["seconds"], moves=moves, drawing=data["drawing"],
+        warnings=kb.warnings + tuple(_fault_warning(game, fault) for fault in data["faults"]),
     )
+
+
+def _fault_warning(game: Game, fault: dict) -> str:
+    """A fault of the game found at the root of a search (see
+    ``lint:root_faults/3``), as a warning: the value may be wrong."""
+    where = fault["file"] if fault["line"] is None else f"{fault['file']}:{fault['line']}"
+    return (f"{where}: {fault['text']}; the value may be wrong "
+            f"(`advice check --kb {game.kb_file}` examines the whole game)")
 

@@ -26,6 +26,8 @@ from engine.workers import WorkerPool
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
+#: the time limit of one slice (unless the command gives --time-limit)
+SLICE_SECONDS = 3600.0
 MAX_COUNTEREXAMPLES = 1000
 
 
@@ -100,9 +102,10 @@ def _worker_setup(job: VerifyJob) -> str:
     return ctx
 
 
-def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int]) -> tuple[int, dict]:
+def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int],
+                  seconds: float = SLICE_SECONDS) -> tuple[int, dict]:
     start, stop = bounds
-    reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=3600,
+    reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=seconds,
                           what=f"verifying positions {start}..{stop - 1}")
     part = json.loads(reply)
     part["worker"] = os.getpid()
@@ -129,10 +132,7 @@ def verify(job: VerifyJob, workers: int = 1,
         raise BadInput(f"--workers {workers} is more than the {cores} cores here (each worker "
                        "holds a Prolog of its own, with its domain's data): "
                        "add --force to start them anyway")
-    if job.defender is not None and job.defender not in DEFENDERS:
-        raise BadInput(f"unknown defender {job.defender!r}: choose {', '.join(DEFENDERS)}")
-    if job.sample is not None and job.sample < 1:
-        raise BadInput(f"--sample must be at least 1, not {job.sample}")
+    _check(job)
     t0 = time.perf_counter()
     # Ctrl-C must reach this process even where SIGINT was ignored (a
     # background job), so that it can stop the workers.
@@ -141,8 +141,7 @@ def verify(job: VerifyJob, workers: int = 1,
     domain, count, population = None, 0, 0
     try:
         _, domain, count, population = prepare(job)  # checks all before any worker starts
-        if job.defender is None:
-            job = replace(job, defender="perfect" if domain.perfect == "domain" else "random")
+        job = _with_defender(job, domain)
         slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
         done = 0
         with WorkerPool(min(workers, len(slices)) or 1, _worker_setup, (job,),
@@ -156,6 +155,34 @@ def verify(job: VerifyJob, workers: int = 1,
         raise Interrupted(merge(parts, job, domain, time.perf_counter() - t0,
                                 count, population)) from None
     return merge(parts, job, domain, time.perf_counter() - t0, count, population)
+
+
+def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
+    """Verify a table in this process's Prolog, as one job of at most
+    ``seconds``, and return the report (see :func:`merge`): for a process
+    that is itself a worker (one that grades a student's table), which
+    starts no workers."""
+    _check(job)
+    t0 = time.perf_counter()
+    ctx, domain, count, population = prepare(job)
+    job = _with_defender(job, domain)
+    _, part = _worker_slice(job, ctx, (0, count), seconds)
+    return merge([part], job, domain, time.perf_counter() - t0, count, population)
+
+
+def _check(job: VerifyJob) -> None:
+    if job.defender is not None and job.defender not in DEFENDERS:
+        raise BadInput(f"unknown defender {job.defender!r}: choose {', '.join(DEFENDERS)}")
+    if job.sample is not None and job.sample < 1:
+        raise BadInput(f"--sample must be at least 1, not {job.sample}")
+
+
+def _with_defender(job: VerifyJob, domain: Domain) -> VerifyJob:
+    """``job`` with its default defender made explicit: the domain's own
+    perfect defender where it declares one, else the random one."""
+    if job.defender is not None:
+        return job
+    return replace(job, defender="perfect" if domain.perfect == "domain" else "random")
 
 
 def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: float,

@@ -12,6 +12,14 @@ by Ctrl-C) kills every worker at once. A worker dies with its parent
 (``PR_SET_PDEATHSIG``) and runs under the engine's memory limit. A
 worker that ends while it holds a piece is an error naming the piece,
 never a wait.
+
+An **isolated** pool (``isolated=True``) gives every piece a fresh
+worker of its own, ended when the piece is done, so that nothing one
+piece does (what it loads, what it breaks) reaches another. Whatever
+ends a piece is its result: the value ``work`` returned, the exception
+it raised, or a :class:`WorkerDied` saying how its worker ended (it
+died, or it was silent for longer than ``deadline`` seconds: a worker
+says it is still going with :func:`heartbeat`). The other pieces go on.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import signal
+import time
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from engine.prolog import (
@@ -34,7 +43,21 @@ class WorkerDied(EngineError):
     """A worker process ended while it held a piece of the job."""
 
 
+#: this process's connection to its pool, when it is a worker
+_POOL_CONNECTION = None
+
+
+def heartbeat() -> None:
+    """Tell the pool that the piece this worker holds is still going: an
+    isolated pool's ``deadline`` counts from the last heartbeat (a no-op
+    outside a worker)."""
+    if _POOL_CONNECTION is not None:
+        _POOL_CONNECTION.send(("beat", None))
+
+
 def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Callable) -> None:
+    global _POOL_CONNECTION
+    _POOL_CONNECTION = conn
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the workers
     die_with_parent()
     limit_memory(limits.memory)
@@ -64,25 +87,34 @@ class WorkerPool:
 
     Use it as a context manager; :meth:`run` yields ``(piece, result)``
     pairs in the order they finish. ``describe(piece)`` names a piece in
-    the error raised when its worker dies.
+    the error raised when its worker dies. With ``isolated`` each piece
+    runs in a fresh worker and whatever ends it is its result (see the
+    module); ``deadline`` (isolated only) is how many seconds a worker may
+    go without a :func:`heartbeat` (None: no limit).
     """
 
     def __init__(self, n: int, setup: Callable, args: tuple, work: Callable,
-                 describe: Callable[[Any], str] = str):
+                 describe: Callable[[Any], str] = str, *, isolated: bool = False,
+                 deadline: float | None = None):
         self.n, self.setup, self.args, self.work, self.describe = n, setup, args, work, describe
+        self.isolated, self.deadline = isolated, deadline
         self._workers: list[tuple[multiprocessing.process.BaseProcess, Any]] = []
 
     def __enter__(self) -> "WorkerPool":
-        context = multiprocessing.get_context("spawn")
-        limits = current_limits()
-        for _ in range(self.n):
-            parent, child = context.Pipe()
-            proc = context.Process(target=_worker_main, daemon=True, name="advice-worker",
-                                   args=(child, limits, self.setup, self.args, self.work))
-            start_shielded(proc)
-            child.close()
-            self._workers.append((proc, parent))
+        if not self.isolated:
+            for _ in range(self.n):
+                self._workers.append(self._start())
         return self
+
+    def _start(self) -> tuple[multiprocessing.process.BaseProcess, Any]:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        proc = context.Process(target=_worker_main, daemon=True, name="advice-worker",
+                               args=(child, current_limits(), self.setup, self.args,
+                                     self.work))
+        start_shielded(proc)
+        child.close()
+        return proc, parent
 
     def __exit__(self, *exc) -> bool:
         for proc, conn in self._workers:
@@ -95,6 +127,9 @@ class WorkerPool:
 
     def run(self, pieces: Iterable[Hashable]) -> Iterator[tuple[Any, Any]]:
         """Send every piece to a free worker; yield each piece with its result."""
+        if self.isolated:
+            yield from self._run_isolated(pieces)
+            return
         todo = list(pieces)
         todo.reverse()
         held: dict[Any, Any] = {}  # conn -> the piece its worker is running
@@ -126,6 +161,8 @@ class WorkerPool:
                 except (EOFError, OSError):  # it ended: its sentinel tells how
                     proc = by_conn[event]
                     raise WorkerDied(self._death(proc, held.get(event))) from None
+                if status == "beat":
+                    continue
                 if status == "error":
                     raise value
                 if status == "ready":
@@ -133,6 +170,55 @@ class WorkerPool:
                 else:
                     yield held.pop(event), value
                 ready.append(event)
+
+    def _run_isolated(self, pieces: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        todo = list(pieces)
+        todo.reverse()
+        running: dict[Any, list] = {}  # conn -> [proc, piece, time of its last word]
+        while todo or running:
+            while todo and len(running) < self.n:
+                proc, conn = self._start()
+                self._workers.append((proc, conn))
+                piece = todo.pop()
+                conn.send(piece)  # read once the worker has set itself up
+                running[conn] = [proc, piece, time.monotonic()]
+            sentinels = {proc.sentinel: conn for conn, (proc, _, _) in running.items()}
+            events = multiprocessing.connection.wait(list(running) + list(sentinels),
+                                                     timeout=POLL)
+            ended: dict[Any, Any] = {}  # conn -> the result of its piece
+            for event in events:
+                conn = sentinels.get(event, event)
+                if conn in ended or (event is not conn and conn.poll()):
+                    continue  # ended already, or its last message first
+                proc, piece, _ = running[conn]
+                try:
+                    status, value = conn.recv() if event is conn else ("died", None)
+                except (EOFError, OSError):  # it ended: its sentinel tells how
+                    status = "died"
+                if status == "died":
+                    ended[conn] = WorkerDied(self._death(proc, piece))
+                elif status in ("ready", "beat"):
+                    running[conn][2] = time.monotonic()
+                else:
+                    ended[conn] = value
+            now = time.monotonic()
+            for conn, (_, piece, last) in running.items():
+                if self.deadline is not None and now - last > self.deadline \
+                        and conn not in ended:
+                    ended[conn] = WorkerDied(
+                        f"a worker process was ended: it worked on {self.describe(piece)} "
+                        f"for more than {self.deadline:g} s without a word")
+            for conn, result in ended.items():
+                proc, piece, _ = running.pop(conn)
+                self._end(proc, conn)
+                yield piece, result
+
+    def _end(self, proc, conn) -> None:
+        """Kill one worker of an isolated pool and forget it."""
+        proc.kill()
+        proc.join(timeout=2)
+        conn.close()
+        self._workers.remove((proc, conn))
 
     def _set_up(self, conn, ready, by_conn) -> bool:
         """Whether the worker of ``conn`` had finished setting itself up."""

@@ -5,6 +5,7 @@
             missing_predicates_json/3,  % +Module, +Indicators, -Json
             module_vocabulary/2,        % +File, -Json
             shipped_module/3,           % +Indicator, -File, -Module
+            taken_module_name/3,        % +Module, +File, -Message
             shipped_modules_json/2      % +Indicator, -Json
           ]).
 
@@ -137,13 +138,57 @@ located(_, Text, Text).
 %   error and warning printed while loading.
 
 load_kb(File, Context, If, Json) :-
-    setup_call_cleanup(
-        assertz(collecting(File)),
-        catch(Context:load_files(File, [if(If)]), Error,
-              ( print_message(error, Error) )),
-        retractall(collecting(_))),
-    findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages),
+    (   \+ shipped_file(File),
+        module_header(File, Module, _, Line),
+        taken_module_name(Module, File, Taken)
+    ->  format(string(Text), "~w:~d: ~w", [File, Line, Taken]),
+        Messages = [json([kind=error, text=Text])]
+    ;   setup_call_cleanup(
+            assertz(collecting(File)),
+            catch(Context:load_files(File, [if(If)]), Error,
+                  ( print_message(error, Error) )),
+            retractall(collecting(_))),
+        findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages)
+    ),
     with_output_to(string(Json), json_write(current_output, Messages, [width(0)])).
+
+%!  taken_module_name(+Module, +File, -Message) is semidet.
+%
+%   The module name Module, which File's module/2 header gives, cannot
+%   be File's: it is the system's, or that of a module loaded from
+%   another file, of a file shipped under kb/ (the engine may load it
+%   later) or of a library. Message says so and by which file, for
+%   people (loading would end in a permission error naming neither).
+
+taken_module_name(Module, File, Message) :-
+    taken_by(Module, File, Owner),
+    !,
+    format(string(Message),
+           "the module name ~q is taken by ~w: give the knowledge base a name of \c
+            its own", [Module, Owner]).
+
+taken_by(Module, _, "the system") :-
+    (   memberchk(Module, [user, system])
+    ;   sub_atom(Module, 0, _, _, $)
+    ).
+taken_by(Module, File, Other) :-
+    (   module_property(Module, file(Other))
+    ;   shipped_module_file(Module, Other)
+    ;   absolute_file_name(library(Module), Other,
+                           [file_type(prolog), access(read), file_errors(fail)])
+    ),
+    \+ same_file(Other, File).
+
+shipped_module_file(Module, File) :-
+    kb_files(Files),
+    member(File, Files),
+    module_header(File, Module, _, _).
+
+% shipped_file(+File): File is one of the engine's, under kb/.
+shipped_file(File) :-
+    module_property(bridge, file(Self)),
+    file_directory_name(Self, Root),
+    sub_atom(File, 0, _, _, Root).
 
 %!  missing_predicates(+Module, +Indicators, -Missing) is det.
 %
@@ -194,22 +239,29 @@ module_vocabulary(File, Json) :-
 %   of each file is read: nothing in it runs and nothing is loaded.
 
 shipped_module(Indicator, File, Module) :-
-    module_property(bridge, file(Self)),
-    file_directory_name(Self, Root),
-    findall(F, directory_member(Root, F, [recursive(true), extensions([pl])]), Files),
-    msort(Files, Sorted),
-    member(File, Sorted),
-    module_header(File, Module, Exports),
+    kb_files(Files),
+    member(File, Files),
+    module_header(File, Module, Exports, _),
     memberchk(Indicator, Exports).
 
-module_header(File, Module, Exports) :-
+% kb_files(-Files): the .pl files under kb/, in the order of their paths.
+kb_files(Files) :-
+    module_property(bridge, file(Self)),
+    file_directory_name(Self, Root),
+    findall(F, directory_member(Root, F, [recursive(true), extensions([pl])]), Files0),
+    msort(Files0, Files).
+
+% module_header(+File, -Module, -Exports, -Line): File's first term is
+% its module/2 header, on Line.
+module_header(File, Module, Exports, Line) :-
     catch(setup_call_cleanup(open(File, read, In),
-                             read_term(In, Term, [syntax_errors(quiet)]),
+                             read_term(In, Term, [syntax_errors(quiet), term_position(At)]),
                              close(In)),
           _, fail),
     Term = (:- module(Module, Exports)),
     atom(Module),
-    is_list(Exports).
+    is_list(Exports),
+    stream_position_data(line_count, At, Line).
 
 %!  shipped_modules_json(+Indicator, -Json) is det.
 %

@@ -24,8 +24,10 @@ these holds:
     calls its goal), and whatever loads another file (consult/1,
     include/1, ensure_loaded/1, load_files/2, `[File]`, use_module/1,2
     of a file or of another library, foreign libraries);
-  - **a module name that is taken**, by the system or by another file
-    (loading would fail with a permission error that names neither);
+  - **a module name that is taken**, by the system, by a module loaded
+    from another file, by a file shipped under kb/ or by a library
+    (bridge:taken_module_name/3; loading would fail, now or when the
+    engine loads that file, with a permission error that names neither);
   - **a clause for another module** (`user:portray(_) :- ...`) or a
     definition of goal_expansion/2,4 (it rewrites the file's bodies
     after they were checked);
@@ -105,7 +107,7 @@ line of defence.
 :- use_module(library(lists), [append/2, append/3, list_to_set/2, member/2, nth1/3]).
 :- use_module(library(apply), [maplist/3, maplist/4, foldl/4]).
 :- use_module(library(yall)).
-:- use_module(bridge, [load_kb/4]).
+:- use_module(bridge, [load_kb/4, taken_module_name/3]).
 
 :- dynamic
     watching/2,                 % File, Ctx: a guarded load is under way
@@ -578,22 +580,7 @@ module_offence(Module, Exports, first, _, Message) :-
     Message = "module/2 must name the module (an atom) and list its exports".
 module_offence(Module, _, first, File, Message) :-
     atom(Module),
-    taken(Module, File, Owner),
-    format(string(Message),
-           "the module name ~q is taken by ~w: give the knowledge base a name of \c
-            its own", [Module, Owner]).
-
-% taken(+Module, +File, -Owner): Module is a module of the system or
-% one loaded from a file other than File (a module that only exists
-% because something named it may still be loaded).
-taken(Module, _, "the system") :-
-    (   memberchk(Module, [user, system])
-    ;   sub_atom(Module, 0, _, _, $)
-    ),
-    !.
-taken(Module, File, Other) :-
-    module_property(Module, file(Other)),
-    \+ same_file(Other, File).
+    taken_module_name(Module, File, Message).
 
 valid_op(P, T, Names) :-
     integer(P), between(0, 1200, P),

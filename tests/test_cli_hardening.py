@@ -356,5 +356,6 @@ def test_the_wheel_ships_the_knowledge_without_its_tests(tmp_path):
     shipped = {name for name in zipfile.ZipFile(wheel).namelist()
                if name.startswith("kb/") and not name.endswith(".py")}
     expected = {str(p.relative_to(ROOT)) for p in (ROOT / "kb").rglob("*")
-                if p.suffix in (".pl", ".adv") and not p.name.startswith("test_")}
+                if p.suffix in (".pl", ".adv", ".toml", ".md")
+                and not p.name.startswith("test_")}
     assert shipped == expected

@@ -237,7 +237,7 @@ def shipped_domain_modules() -> set[str]:
 def test_no_domain_is_named_in_the_engine():
     names = shipped_domain_modules()
     assert {"krk", "tictactoe_al0", "tictactoe", "nim"} <= names
-    for path in sorted((ROOT / "engine").glob("*.py")):
+    for path in sorted((ROOT / "engine").rglob("*.py")):
         words = set(re.findall(r"\w+", path.read_text().lower()))
         assert not names & words, f"{path.name} names {sorted(names & words)}"
 

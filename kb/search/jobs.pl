@@ -2,7 +2,8 @@
           [ games_job/1,                % -Json
             search_job/5,               % +Game, +Start, +Algo, +MaxDepth, -Json
             turn_job/3,                 % +Game, +Start, -Json
-            move_job/4                  % +Game, +PosText, +Typed, -Json
+            move_job/4,                 % +Game, +PosText, +Typed, -Json
+            lint_job/5                  % +Game, +Start, +MaxPositions, +MaxDepth, -Json
           ]).
 
 /** <module> Search jobs for the engine: one call, one JSON string back
@@ -25,6 +26,7 @@ what people see of them. A job that refuses a person's text answers
 :- use_module('../job_io').
 :- use_module(search).
 :- use_module(game_io).
+:- use_module(lint).
 
 %!  games_job(-Json) is det.
 %
@@ -53,13 +55,17 @@ game_json(Name-game(File, Module), json([name=Name, description=Text, file=File]
 %   or `alphabeta`) to MaxDepth (an integer or `inf`). Json holds
 %   position (the root, `~q`), drawing (the root for people), value,
 %   line (the principal variation, root first, `~q`), moves (the moves
-%   along it, for people), nodes (positions visited) and seconds.
+%   along it, for people), nodes (positions visited), seconds, and
+%   faults: what lint:root_faults/3 finds at the root and its successors
+%   (each as lint:fault_json/3 writes it), which make the value wrong.
 
 search_job(Game, Start, Algo, MaxDepth, Json) :-
     answer(search_answer(Game, Start, Algo, MaxDepth), Json).
 
 search_answer(Game, Start, Algo, MaxDepth, Answer) :-
     start(Start, Game, Pos),
+    root_faults(Game, Pos, Faults),
+    maplist(fault_json(Game), Faults, FaultTerms),
     reset_visited,
     get_time(T0),
     run(Algo, Game, Pos, MaxDepth, Line, Val),
@@ -71,7 +77,7 @@ search_answer(Game, Start, Algo, MaxDepth, Answer) :-
     Texts = [Root|_],
     labels(Line, Game, Moves),
     Answer = json([position=Root, drawing=Drawing, value=Val, line=Texts,
-                   moves=Moves, nodes=Nodes, seconds=Seconds]).
+                   moves=Moves, nodes=Nodes, seconds=Seconds, faults=FaultTerms]).
 
 run(minimax, Game, Pos, MaxDepth, Line, Val) :-
     minimax_pv(Game:Pos, MaxDepth, Line, Val).
@@ -105,7 +111,7 @@ turn_answer(Game, Start, json([position=Text, drawing=Drawing,
     ->  Over = @(false), Val = @(null),
         game_move_prompt(Game, Pos, Prompt)
     ;   Over = @(true), Prompt = @(null),
-        Game:staticval(Pos, Val)
+        checked_staticval(Game, Pos, Val)
     ).
 
 truth(Goal, @(true)) :- call(Goal), !.
@@ -125,6 +131,23 @@ move_answer(Game, PosText, Typed, json([position=Text, move=Move])) :-
     game_read_move(Game, Pos, Typed, Pos1),
     game_move_label(Game, Pos, Pos1, Move),
     term_text(Pos1, Text).
+
+%!  lint_job(+Game, +Start, +MaxPositions, +MaxDepth, -Json) is det.
+%
+%   Lints Game (lint:lint/5) from Start (see the module comment; for
+%   `initial`, every solution of the game's initial/1), examining at
+%   most MaxPositions positions, none deeper than MaxDepth (an integer
+%   or `inf`). Json is the report as lint:lint_json/2 writes it, with
+%   starts (the start positions, `~q`) beside.
+
+lint_job(Game, Start, MaxPositions, MaxDepth, Json) :-
+    answer(lint_answer(Game, Start, MaxPositions, MaxDepth), Json).
+
+lint_answer(Game, Start, MaxPositions, MaxDepth, json([starts=Texts|Fields])) :-
+    findall(Pos, start(Start, Game, Pos), Starts),
+    maplist(term_text, Starts, Texts),
+    lint(Game, Starts, MaxPositions, MaxDepth, Report),
+    lint_json(Report, json(Fields)).
 
 % start(+Start, +Game, -Pos): the position a job starts from.
 start(typed(Text), Game, Pos) :-

@@ -27,6 +27,14 @@ the count with visited/1 after reset_visited/0.
 Alpha-beta cuts on `Val >= Beta` (and `Val =< Alpha`), the test that
 prunes where values tie. Bratko's `goodenough/7` uses the strict tests,
 which barely prune when values are win/draw/loss.
+
+A correct game never makes a search fail or raise an error. When a
+game does (staticval/2 fails on a position, moves/2 gives something
+that is not a list of positions, ...), the search is run again on the
+game with every call checked (lint.pl), and throws
+`error(search_fault(Game, Fault), _)`, whose message names the game's
+predicate, its file and line, and the position. The searches
+themselves pay nothing for it.
 */
 
 :- meta_predicate
@@ -36,6 +44,8 @@ which barely prune when values are win/draw/loss.
     alphabeta(:, +, +, -, -, +),
     minimax_pv(:, +, -, -),
     alphabeta_pv(:, +, +, +, -, -).
+
+:- use_module(lint, [diagnosing/2]).
 
 %!  reset_visited is det.
 %
@@ -62,7 +72,8 @@ visit :-
 %   BestSucc its best successor. Fails when Pos is terminal.
 
 minimax(Game:Pos, BestSucc, Val) :-
-    minimax_pv(Game:Pos, inf, [Pos, BestSucc|_], Val).
+    minimax_pv(Game:Pos, inf, Line, Val),
+    Line = [_, BestSucc|_].
 
 %!  minimax(:Pos, -BestSucc, -Val, +MaxDepth) is semidet.
 %
@@ -70,15 +81,20 @@ minimax(Game:Pos, BestSucc, Val) :-
 %   staticval/2.
 
 minimax(Game:Pos, BestSucc, Val, MaxDepth) :-
-    minimax_pv(Game:Pos, MaxDepth, [Pos, BestSucc|_], Val).
+    minimax_pv(Game:Pos, MaxDepth, Line, Val),
+    Line = [_, BestSucc|_].
 
 %!  minimax_pv(:Pos, +MaxDepth, -Line, -Val) is det.
 %
 %   Line is the principal variation from Pos (Pos first) and Val its
 %   minimax value. MaxDepth is an integer or `inf`.
+%
+%   @throws error(search_fault(Game, Fault), _) when the game is at
+%           fault (see diagnosed/3).
 
 minimax_pv(Game:Pos, MaxDepth, Line, Val) :-
-    mm(Game, Pos, MaxDepth, Line, Val).
+    diagnosed(Game, mm(Game, Pos, MaxDepth, Line, Val),
+              mm(search_lint, Pos, MaxDepth, _, _)).
 
 mm(Game, Pos, Depth, [Pos|Line], Val) :-
     visit,
@@ -120,7 +136,8 @@ lower(Depth, Depth1) :-
 %   the best successor. Fails when Pos is terminal.
 
 alphabeta(Game:Pos, Alpha, Beta, GoodPos, Val) :-
-    alphabeta_pv(Game:Pos, Alpha, Beta, inf, [Pos, GoodPos|_], Val).
+    alphabeta_pv(Game:Pos, Alpha, Beta, inf, Line, Val),
+    Line = [_, GoodPos|_].
 
 %!  alphabeta(:Pos, +Alpha, +Beta, -GoodPos, -Val, +MaxDepth) is semidet.
 %
@@ -128,15 +145,20 @@ alphabeta(Game:Pos, Alpha, Beta, GoodPos, Val) :-
 %   staticval/2.
 
 alphabeta(Game:Pos, Alpha, Beta, GoodPos, Val, MaxDepth) :-
-    alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, [Pos, GoodPos|_], Val).
+    alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, Line, Val),
+    Line = [_, GoodPos|_].
 
 %!  alphabeta_pv(:Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val) is det.
 %
 %   Line is the principal variation found by alpha-beta (Pos first);
 %   MaxDepth is an integer or `inf`.
+%
+%   @throws error(search_fault(Game, Fault), _) when the game is at
+%           fault (see diagnosed/3).
 
 alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, Line, Val) :-
-    ab(Game, Pos, Alpha, Beta, MaxDepth, Line, Val).
+    diagnosed(Game, ab(Game, Pos, Alpha, Beta, MaxDepth, Line, Val),
+              ab(search_lint, Pos, Alpha, Beta, MaxDepth, _, _)).
 
 ab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     visit,
@@ -164,6 +186,40 @@ good_enough(Rest, Game, Alpha, Beta, Depth, Pos, Line0, Val0, Line, Val) :-
     new_bounds(Game, Pos, Val0, Alpha, Beta, Alpha1, Beta1),
     bounded_best(Rest, Game, Alpha1, Beta1, Depth, Line1, Val1),
     better_of(Game, Pos, Line0, Val0, Line1, Val1, Line, Val).
+
+% diagnosed(+Game, :Search, :Again): runs Search, a search of Game, at
+% full speed. A correct game cannot make it fail or raise an error; when
+% it does either (other than a limit or a resource error), Again, the
+% same search of the game search_lint checks (lint:diagnosing/2), is run
+% to find the first call of the game at fault on the way: it throws
+% error(search_fault(Game, Fault), _), which names the predicate and
+% the position. Without one, the failure or the error stands.
+diagnosed(Game, Search, Again) :-
+    catch(Search, Error, true),
+    !,
+    (   var(Error)
+    ->  true
+    ;   diagnosable(Error)
+    ->  diagnose(Game, Again),
+        throw(Error)
+    ;   throw(Error)
+    ).
+diagnosed(Game, _, Again) :-
+    diagnose(Game, Again),
+    fail.
+
+diagnose(Game, Again) :-
+    (   catch(diagnosing(Game, Again), Error, true),
+        nonvar(Error),
+        (   Error = error(search_fault(_, _), _)
+        ;   \+ diagnosable(Error)
+        )
+    ->  throw(Error)
+    ;   true
+    ).
+
+diagnosable(error(Formal, _)) :-
+    \+ ( nonvar(Formal), Formal = resource_error(_) ).
 
 new_bounds(Game, Pos, Val, Alpha, Beta, Val, Beta) :-
     Game:min_to_move(Pos), Val > Alpha, !.

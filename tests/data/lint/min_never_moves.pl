@@ -1,0 +1,17 @@
+% min_to_move/1 never holds: a typing slip.
+initial(c(4, max)).
+
+moves(c(N, P), Ps) :-
+    N > 0,
+    other(P, Q),
+    findall(c(M, Q), (member(D, [1, 2]), M is N - D, M >= 0), Ps).
+
+other(max, min).
+other(min, max).
+
+max_to_move(c(_, max)).
+min_to_move(c(_, mni)).
+
+staticval(c(0, min), 1) :- !.
+staticval(c(0, max), -1) :- !.
+staticval(c(_, _), 0).

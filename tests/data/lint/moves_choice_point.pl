@@ -1,0 +1,18 @@
+% moves/2 is right, but its two clauses leave a choice point.
+initial(c(4, max)).
+
+moves(c(N, P), Ps) :-
+    N > 0,
+    other(P, Q),
+    findall(c(M, Q), (member(D, [1, 2]), M is N - D, M >= 0), Ps).
+moves(c(0, _), []).
+
+other(max, min).
+other(min, max).
+
+max_to_move(c(_, max)).
+min_to_move(c(_, min)).
+
+staticval(c(0, min), 1) :- !.
+staticval(c(0, max), -1) :- !.
+staticval(c(_, _), 0).

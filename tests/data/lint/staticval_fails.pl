@@ -1,0 +1,16 @@
+% staticval/2 forgets the positions with MAX to move after the last stick.
+initial(c(4, max)).
+
+moves(c(N, P), Ps) :-
+    N > 0,
+    other(P, Q),
+    findall(c(M, Q), (member(D, [1, 2]), M is N - D, M >= 0), Ps).
+
+other(max, min).
+other(min, max).
+
+max_to_move(c(_, max)).
+min_to_move(c(_, min)).
+
+staticval(c(0, min), 1).
+staticval(c(N, _), 0) :- N > 0.
