@@ -18,7 +18,10 @@ collects its error and warning messages instead of printing them.
 
 :- use_module(library(time)).
 :- use_module(library(filesex), [directory_member/3]).
+% The engine's goals run in this module: library(http/json) is part of
+% what they may call.
 :- use_module(library(http/json)).
+:- use_module(job_io, [json_string/2, message_text/2, lines_text/2]).
 
 :- meta_predicate run_limited(0, +, +, -, -).
 
@@ -53,13 +56,7 @@ error_text(error(resource_error(_), Overflow), Text) :-
     !,
     stack_overflow_text(Overflow, Text).
 error_text(Error, Text) :-
-    catch('$messages':translate_message(Error, Lines, []), _, fail),
-    !,
-    with_output_to(string(Text0),
-                   print_message_lines(current_output, '', Lines)),
-    split_string(Text0, "", "\n ", [Text]).
-error_text(Error, Text) :-
-    format(string(Text), "~q", [Error]).
+    message_text(Error, Text).
 
 % stack_overflow_text(+Overflow, -Text): a stack overflow in words: the
 % limit, the depth, and the deepest predicate of a file not the engine's
@@ -102,9 +99,7 @@ own_module(Module) :-
     !.
 own_module(Module) :-
     module_property(Module, file(File)),
-    module_property(bridge, file(Bridge)),
-    file_directory_name(Bridge, Kb),
-    sub_atom(File, 0, _, _, Kb).
+    shipped_file(File).
 
 :- dynamic collecting/1, collected/2.
 
@@ -113,9 +108,7 @@ own_module(Module) :-
 user:message_hook(Term, Kind, Lines) :-
     collecting(_),
     memberchk(Kind, [error, warning]),
-    with_output_to(string(Text0),
-                   print_message_lines(current_output, '', Lines)),
-    split_string(Text0, "", "\n ", [Text1]),
+    lines_text(Lines, Text1),
     located(Term, Text1, Text),
     assertz(collected(Kind, Text)).
 
@@ -150,7 +143,7 @@ load_kb(File, Context, If, Json) :-
             retractall(collecting(_))),
         findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages)
     ),
-    with_output_to(string(Json), json_write(current_output, Messages, [width(0)])).
+    json_string(Messages, Json).
 
 %!  taken_module_name(+Module, +File, -Message) is semidet.
 %
@@ -206,7 +199,7 @@ missing_predicates(Module, Indicators, Missing) :-
 missing_predicates_json(Module, Indicators, Json) :-
     missing_predicates(Module, Indicators, Missing),
     maplist([N/A, T]>>format(string(T), "~w/~w", [N, A]), Missing, Texts),
-    with_output_to(string(Json), json_write(current_output, Texts, [width(0)])).
+    json_string(Texts, Json).
 
 visible(Module, Name/Arity) :-
     functor(Head, Name, Arity),
@@ -230,7 +223,7 @@ module_vocabulary(File, Json) :-
         Term = json([module=Module, predicates=Preds, move_constraints=Constraints])
     ;   Term = json([module= @(null)])
     ),
-    with_output_to(string(Json), json_write(current_output, Term, [width(0)])).
+    json_string(Term, Json).
 
 %!  shipped_module(+Indicator, -File, -Module) is nondet.
 %
@@ -269,4 +262,4 @@ module_header(File, Module, Exports, Line) :-
 
 shipped_modules_json(Indicator, Json) :-
     findall(File, shipped_module(Indicator, File, _), Files),
-    with_output_to(string(Json), json_write(current_output, Files, [width(0)])).
+    json_string(Files, Json).

@@ -103,7 +103,7 @@ line of defence.
           erase(Ref)).
 :- use_module(library(modules), [in_temporary_module/3]).
 :- use_module(library(readutil), [read_file_to_string/3]).
-:- use_module(library(http/json), [json_write/3]).
+:- use_module(job_io, [json_string/2, message_text/2]).
 :- use_module(library(lists), [append/2, append/3, list_to_set/2, member/2, nth1/3]).
 :- use_module(library(apply), [maplist/3, maplist/4, foldl/4]).
 :- use_module(library(yall)).
@@ -227,7 +227,7 @@ check_file(File, Offences) :-
 check_file_json(File, Json) :-
     check_file(File, Offences),
     maplist(offence_line(File), Offences, Lines),
-    json_text(Lines, Json).
+    json_string(Lines, Json).
 
 % file_report(+File, +Tmp, -Self, -Checked, -Offences): reads File in
 % module Tmp; Self is its module (- for a plain file), Checked the
@@ -947,14 +947,6 @@ goal_name(Goal, Name) :-
     ;   format(string(Name), "~q", [Goal])
     ).
 
-message_text(Message, Text) :-
-    catch('$messages':translate_message(Message, Lines, []), _, fail),
-    !,
-    with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
-    split_string(Text0, "", "\n ", [Text]).
-message_text(Message, Text) :-
-    format(string(Text), "~q", [Message]).
-
 offence_line(File, offence(Line, Column, Text), String) :-
     (   Column > 0
     ->  format(string(String), "~w:~w:~w: ~w", [File, Line, Column, Text])
@@ -964,7 +956,4 @@ offence_line(File, offence(Line, Column, Text), String) :-
 errors_json(File, Offences, Json) :-
     maplist(offence_line(File), Offences, Lines),
     maplist([Line, json([kind=error, text=Line])]>>true, Lines, Objects),
-    json_text(Objects, Json).
-
-json_text(Term, Json) :-
-    with_output_to(string(Json), json_write(current_output, Term, [width(0)])).
+    json_string(Objects, Json).

@@ -29,7 +29,7 @@ SWI-Prolog 9.0), and its messages are collected instead of printed.
 :- use_module(library(lists), [append/3, member/2]).
 :- use_module(library(apply), [maplist/3, maplist/4, exclude/3, partition/4]).
 :- use_module('../bridge', [run_limited/5]).
-:- use_module('../job_io', [json_string/2]).
+:- use_module('../job_io', [json_string/2, message_text/2, lines_text/2]).
 :- use_module('../search/search', [minimax_pv/4, alphabeta_pv/6, reset_visited/0,
                                    visited/1]).
 :- use_module('../search/game_io', [game_position/3, refusal/2]).
@@ -138,7 +138,7 @@ syntax_error_text(error(syntax_error(What), Context), File, Text) :-
     !,
     format(string(Text), "~w:~w: syntax error: ~w", [File, Line, What]).
 syntax_error_text(Error, File, Text) :-
-    message_lines_text(Error, Message),
+    message_text(Error, Message),
     format(string(Text), "~w: ~w", [File, Message]).
 
 syntax_context_line(stream(_, Line, _, _), Line).
@@ -238,17 +238,6 @@ without_location(Text0, Text) :-
         sub_string(Text1, From, _, 0, Text)
     ;   Text = Text1
     ).
-
-lines_text(Lines, Text) :-
-    with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
-    split_string(Text0, "", "\n ", [Text]).
-
-message_lines_text(Message, Text) :-
-    catch('$messages':translate_message(Message, Lines, []), _, fail),
-    !,
-    lines_text(Lines, Text).
-message_lines_text(Message, Text) :-
-    format(string(Text), "~q", [Message]).
 
 		 /*******************************
 		 *            COMPARE           *
@@ -447,7 +436,7 @@ searched(Game, Start, Algo, Depth, Limits, Value, Nodes, Why) :-
     catch(start_position(Start, Game, Pos), Error, true),
     (   nonvar(Error)
     ->  Value = @(null), Nodes = @(null),
-        (   refusal(Error, Why) -> true ; message_lines_text(Error, Why) )
+        (   refusal(Error, Why) -> true ; message_text(Error, Why) )
     ;   var(Pos)
     ->  Value = @(null), Nodes = @(null),
         Why = "it has no initial/1"

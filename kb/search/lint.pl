@@ -53,6 +53,7 @@ happened in) are never taken for faults: they pass through.
 
 :- use_module(library(lists), [append/2, append/3, member/2]).
 :- use_module(library(apply), [include/3, exclude/3, partition/4, maplist/3, foldl/4]).
+:- use_module('../job_io', [message_text/2]).
 
 :- meta_predicate diagnosing(+, 0).
 
@@ -399,15 +400,11 @@ term_words(Term, Text) :-
 
 % error_words(+Error, -Text): the message of Error, on one line.
 error_words(Error, Text) :-
-    catch('$messages':translate_message(Error, Lines, []), _, fail),
-    !,
-    with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
+    message_text(Error, Text0),
     split_string(Text0, "\n", " ", Parts),
     exclude(==(""), Parts, Kept),
     atomic_list_concat(Kept, ' ', Atom),
     atom_string(Atom, Text).
-error_words(Error, Text) :-
-    format(string(Text), "~q", [Error]).
 
 % place(+Game, +PI, -File, -Line): where PI is defined: its file and
 % the line of its first clause (for the side to move, the file of
