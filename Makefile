@@ -46,6 +46,7 @@ $(STAMP): pyproject.toml
 bench: setup
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/verify.py
+	$(BIN)/python bench/tablebases.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

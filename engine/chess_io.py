@@ -67,12 +67,8 @@ class ChessBoard:
     def given_term(self) -> str:
         """The Prolog term ``board(Turn, Pieces)`` of the domain's board
         (built from python-chess's data, never from a person's text)."""
-        b = self.domain_board
-        pieces = ", ".join(
-            f"piece({COLOUR_LETTER[p.color]}, {atom(chess.piece_symbol(p.piece_type))}, "
-            f"{integer(square)})"
-            for square, p in sorted(b.piece_map().items()))
-        return f"board({COLOUR_LETTER[b.turn]}, [{pieces}])"
+        turn, pieces, _ = board_term(self.domain_board)
+        return f"board({turn}, {pieces})"
 
     def move(self, uci: str) -> chess.Move:
         """A move text of the domain as a move on the board as given."""
@@ -128,18 +124,7 @@ class ChessBoard:
 
     def write_svgs(self, ucis: list[str], directory: str | Path) -> list[Path]:
         """One SVG board per position of a line (the start included), numbered."""
-        out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        board = self.board.copy()
-        paths = []
-        for i in range(len(ucis) + 1):
-            last = board.peek() if board.move_stack else None
-            path = out / f"{i:03d}.svg"
-            path.write_text(chess.svg.board(board, lastmove=last, size=360))
-            paths.append(path)
-            if i < len(ucis):
-                board.push(self.move(ucis[i]))
-        return paths
+        return line_svgs(self.board, [self.move(uci) for uci in ucis], directory)
 
 
 def _pieces(board: chess.Board) -> dict[chess.Color, str]:
@@ -156,6 +141,54 @@ def fen_material(fen: str) -> tuple[str, str]:
     except ValueError as error:
         raise BadInput(f"malformed FEN {fen!r}: {error}") from None
     return pieces[chess.WHITE], pieces[chess.BLACK]
+
+
+def board_term(board: chess.Board) -> tuple[str, str, str]:
+    """The turn, the piece list and the en-passant square of ``board`` as
+    Prolog text (``w``, ``[piece(w, k, 4), ...]``, ``none`` or a square),
+    as the chess knowledge base (``chess:chess_position/4``) takes them:
+    written from python-chess's data, never from a person's text."""
+    pieces = ", ".join(
+        f"piece({COLOUR_LETTER[p.color]}, {atom(chess.piece_symbol(p.piece_type))}, "
+        f"{integer(square)})"
+        for square, p in sorted(board.piece_map().items()))
+    ep = "none" if board.ep_square is None else integer(board.ep_square)
+    return COLOUR_LETTER[board.turn], f"[{pieces}]", ep
+
+
+def line_svgs(board: chess.Board, moves: list[chess.Move],
+              folder: str | Path) -> list[Path]:
+    """Write one SVG board per position of a line from ``board`` (the
+    start included, the last move highlighted) into ``folder`` as
+    ``000.svg``, ``001.svg``, ...; return the files."""
+    board = board.copy()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(len(moves) + 1):
+        lastmove = board.peek() if board.move_stack else None
+        path = folder / f"{i:03d}.svg"
+        path.write_text(chess.svg.board(board, lastmove=lastmove, size=360))
+        paths.append(path)
+        if i < len(moves):
+            board.push(moves[i])
+    return paths
+
+
+def checked_board(fen: str) -> chess.Board:
+    """The board of a FEN that python-chess reads, has no castling rights
+    and is a legal position; else :class:`BadInput` saying why."""
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise BadInput(f"malformed FEN {fen!r}: {error}") from None
+    fields = fen.split()
+    if len(fields) > 2 and fields[2] != "-":
+        raise BadInput(f"FEN {fen!r} gives castling rights ({fields[2]}); "
+                       "endgames here have none: write - in the castling field")
+    if not board.is_valid():
+        raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board)}")
+    return board
 
 
 def read_fen(fen: str, material: ChessMaterial, *, over_ok: bool = False) -> ChessBoard:

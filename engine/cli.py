@@ -266,9 +266,46 @@ def cmd_explain(args) -> None:
 
 
 def cmd_solve(args) -> None:
-    from engine.tables import chess_domain_for, load_domain
+    if args.kb:
+        return _solve_in_domain(args)
+    from engine import endgames
+    from engine.render import solution_text
 
-    domain = load_domain(args.kb) if args.kb else chess_domain_for(args.fen)
+    if args.svg:
+        _output_folder(args.svg, "--svg")
+    with _progress_bar(enabled=not args.json and sys.stderr.isatty(),
+                       label="tablebase") as progress:
+        answer = endgames.solve(args.fen, _labelled(progress))
+    if args.svg:
+        _write_line_svgs(answer, args.svg)
+    if args.json:
+        _print_json(answer)
+        return
+    print(solution_text(answer))
+
+
+def _labelled(progress):
+    """A tablebase progress callback for the bar (which shows no label)."""
+    return None if progress is None else (lambda what, done, total: progress(done, total))
+
+
+def _write_line_svgs(answer: dict, folder: str) -> None:
+    import chess
+
+    from engine.chess_io import line_svgs
+
+    try:
+        line_svgs(chess.Board(answer["fen"]), [chess.Move.from_uci(u) for u in answer["uci"]],
+                  folder)
+    except OSError as error:
+        raise BadInput(f"--svg {folder}: cannot write the boards there: "
+                       f"{error.strerror or error}") from None
+
+
+def _solve_in_domain(args) -> None:
+    from engine.tables import load_domain
+
+    domain = load_domain(args.kb)
     start = domain.start(fen=args.fen, over_ok=True)
     domain.prepare()
     answer = domain.solve(start)
@@ -287,6 +324,27 @@ def cmd_solve(args) -> None:
 
 
 def cmd_tablebase(args) -> None:
+    from engine import endgames
+    from engine.render import tablebase_text
+    from engine.tablebases import SignatureError, parse_signature
+
+    try:
+        material = parse_signature(args.kb)
+    except SignatureError as error:
+        if all(c.upper() in "KQRBNP" for c in args.kb):
+            raise BadInput(str(error)) from None
+        return _domain_tablebase(args)
+    with _progress_bar(enabled=not args.json and sys.stderr.isatty(),
+                       label="tablebase") as progress:
+        figures = endgames.figures(material, rebuild=args.rebuild,
+                                   progress=_labelled(progress))
+    if args.json:
+        _print_json(figures)
+        return
+    print(tablebase_text(figures))
+
+
+def _domain_tablebase(args) -> None:
     from engine.tables import load_domain
 
     domain = load_domain(args.kb)
@@ -611,15 +669,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="copy the example assignment NAME (listed below) into a folder: the "
                    "assignment file, its reference solution and tests, a README")
 
-    p = add("solve", cmd_solve, "the optimal line of a chess endgame position, from the "
-            "domain's tablebase or search")
+    p = add("solve", cmd_solve, "the value and optimal line of any chess endgame of at most "
+            "four pieces, from its tablebase (built once)")
     p.add_argument("--fen", required=True, help="the position")
-    p.add_argument("--kb", help="the chess domain (a knowledge base as a table's `uses` "
-                   "names it; default: the shipped one with the FEN's material)")
+    p.add_argument("--kb", help="solve in a domain of one's own instead (a knowledge base "
+                   "as a table's `uses` names it), with its own tablebase or search")
+    p.add_argument("--svg", metavar="DIR", help="write one board picture per position of "
+                   "the line")
 
-    p = add("tablebase", cmd_tablebase, "build (once) and describe a domain's tablebase")
-    p.add_argument("kb", metavar="KB", help="the knowledge base, as a table's `uses` names "
-                   "it: folder/name under kb/, a bare name, or a .pl file")
+    p = add("tablebase", cmd_tablebase, "build (once) and describe the tablebase of an "
+            "endgame of at most four pieces (e.g. KQK, KQKR, KPKP), or of a domain")
+    p.add_argument("kb", metavar="SIGNATURE|KB", help="a material signature (each side's "
+                   "king first: KQK, KBNK, KQKR) or a knowledge base as a table's `uses` "
+                   "names it")
     p.add_argument("--rebuild", action="store_true", help="compute it again")
 
     add("demo", cmd_demo, "the demonstration `make demo` runs")

@@ -172,6 +172,8 @@ class Domain:
     def prepare(self, *, rebuild: bool = False) -> Prepared:
         """Make the domain's data ready (its ``prepare/3``: e.g. load or build
         a tablebase in the cache directory)."""
+        if self.chess is not None:
+            load_tablebases(self.chess)
         if not self.prepares:
             return Prepared("none", 0.0)
         reply = session().ask(
@@ -198,12 +200,44 @@ class Domain:
                 "moves": self.people_moves(start, data["moves"])}
 
 
-def describe(module: str) -> Domain:
-    """What the loaded AL0 domain module ``module`` declares (one query)."""
+def load_tablebases(chess: ChessMaterial) -> None:
+    """Build (once) and load into Prolog the tablebase of a chess domain's
+    material and the smaller ones it reaches, for the defender and the
+    optimal counts of ``kb/chess/endgame.pl``."""
+    from engine.endgames import tables_for
+    from engine.tablebases import Material
+    from engine.tablebases.material import KINDS
+
+    def kinds(side: str) -> str:
+        return "".join(sorted(side.upper().replace("K", "", 1), key=KINDS.index))
+
+    material = Material(kinds(chess.white), kinds(chess.black))
+    if not material.white and not material.black:
+        return
+    tables = ", ".join(f"{atom(name)}-{string(path)}" for name, path in tables_for(material))
+    s = session()
+    s.use_module("chess/tablebase.pl")
+    s.ask(f"chess_tablebase:load_tables([{tables}]), Out = ok",
+          what="loading the tablebases")
+
+
+def declarations(module: str, what: str | None = None) -> dict:
+    """What the loaded domain module ``module`` declares, as
+    ``al0_domain:domain_json/2`` gives it; a chess domain's tablebases are
+    loaded first, since its declarations may read them."""
     s = session()
     s.use_module("al0/jobs.pl")
-    data = json.loads(s.ask(f"al0_jobs:domain_job({atom(module)}, Out)",
-                            what=f"reading the declarations of {module}"))
+    what = what or f"reading the declarations of {module}"
+    material = json.loads(s.ask(f"al0_jobs:chess_material_job({atom(module)}, Out)",
+                                what=what))
+    if material is not None:
+        load_tablebases(ChessMaterial(material["white"], material["black"]))
+    return json.loads(s.ask(f"al0_jobs:domain_job({atom(module)}, Out)", what=what))
+
+
+def describe(module: str) -> Domain:
+    """What the loaded AL0 domain module ``module`` declares (one query)."""
+    data = declarations(module)
     chess = data["chess"]
     return Domain(
         module=data["module"], initial=data["initial"],

@@ -113,3 +113,57 @@ def verify_text(r: dict) -> str:
     if len(r["counterexamples"]) > 20:
         out.append(f"  ... {len(r['counterexamples']) - 20} more (--json lists them)")
     return "\n".join(out)
+
+
+def solution_text(answer: dict) -> str:
+    """An endgame's value and optimal line (``advice solve``), for people:
+    the board, the verdict, and the moves in SAN with move numbers."""
+    import chess
+
+    board = chess.Board(answer["fen"])
+    mover = answer["side_to_move"]
+    opponent = "Black" if mover == "White" else "White"
+    verdict = {"win": f"{mover} mates in {answer['dtm']}",
+               "loss": f"{opponent} mates in {answer['dtm']}",
+               "draw": "a draw"}[answer["value"]]
+    lines = [board.unicode(empty_square="·"), "",
+             f"{answer['material']}, {mover} to move: {verdict}"]
+    if answer["moves"]:
+        lines.append(_numbered(board, answer["moves"]))
+    lines.append({"mate": "ends in mate", "stalemate": "ends in stalemate",
+                  "draw": "a draw: no side can force mate"}[answer["ends"]])
+    return "\n".join(lines)
+
+
+def _numbered(board, sans: list[str]) -> str:
+    number, white = board.fullmove_number, board.turn
+    words = [] if white else [f"{number}..."]
+    for san in sans:
+        if white:
+            words.append(f"{number}.")
+        words.append(san)
+        if not white:
+            number += 1
+        white = not white
+    return " ".join(words)
+
+
+def tablebase_text(f: dict) -> str:
+    """The figures of an endgame's tablebase (``advice tablebase``)."""
+    lines = [f"{f['material']} tablebase ({f['source']}, {f['seconds']:.2f} s)"]
+    for side in ("white_to_move", "black_to_move"):
+        p = f[side]["positions"]
+        lines.append(f"  {side.replace('_', ' ')}: {p['total']:,} positions "
+                     f"({f[side]['classes']['total']:,} up to symmetry): {p['wins']:,} won, "
+                     f"{p['draws']:,} drawn, {p['losses']:,} lost")
+        for label, key in (("won in", "wins_in"), ("lost in", "losses_in")):
+            if p[key]:
+                lines.append(f"    {label} N moves: " + ", ".join(
+                    f"{n}: {count:,}" for n, count in p[key].items()))
+    if f["max_dtm"]:
+        lines.append(f"  longest win: mate in {f['max_dtm']} "
+                     f"({f['max_dtm_side_to_move'].replace('_', ' ')}, "
+                     f"{f['max_dtm_classes']:,} up to symmetry), e.g. {f['max_dtm_fen']}")
+    else:
+        lines.append("  no side can force mate")
+    return "\n".join(lines)

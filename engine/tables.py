@@ -19,7 +19,7 @@ from advice.errors import Diagnostic
 from advice.parser import parse, parse_file
 from engine.cache import cache_dir, keep_recent
 from engine.chess_io import fen_material
-from engine.domains import Domain, describe
+from engine.domains import Domain, declarations, describe
 from engine.prolog import BadInput, InterfaceError, KBLoadError, atom, integer, kb_path, session
 
 MODES = ("compiled", "interpreted")
@@ -148,9 +148,7 @@ def vocabulary(path: Path) -> KBVocabulary:
     predicates: dict[str, set[int]] = {}
     for p in data["predicates"]:
         predicates.setdefault(p["name"], set()).add(p["arity"])
-    s.use_module("al0/jobs.pl")
-    declared = json.loads(s.ask(f"al0_jobs:domain_job({atom(data['module'])}, Out)",
-                                what=f"reading the declarations of {path}"))
+    declared = declarations(data["module"], what=f"reading the declarations of {path}")
     if declared["missing"]:
         raise InterfaceError(str(path), declared["missing"])
     return KBVocabulary(data["module"], {k: frozenset(v) for k, v in predicates.items()},

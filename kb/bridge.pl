@@ -23,6 +23,16 @@ collects its error and warning messages instead of printing them.
 :- use_module(library(http/json)).
 :- use_module(job_io, [json_string/2, message_text/2, lines_text/2]).
 
+% advice(Path) names a module shipped under kb/ (`advice(chess/endgame)`),
+% as a knowledge base loads the libraries for domains.
+:- multifile user:file_search_path/2.
+:- dynamic user:file_search_path/2.
+:- prolog_load_context(directory, Dir),
+   (   user:file_search_path(advice, Dir)
+   ->  true
+   ;   assertz(user:file_search_path(advice, Dir))
+   ).
+
 :- meta_predicate run_limited(0, +, +, -, -).
 
 %!  run_limited(:Goal, +Seconds, +Inferences, -Status, -Message) is det.

@@ -15,7 +15,8 @@ these holds:
   - **a syntax error** (all of them are reported, not just the first);
   - **a directive** other than the declarations a knowledge base needs:
     module/2 as the first term, use_module/1,2 of an allowed library
-    (allowed_library/1), dynamic/1, discontiguous/1, table/1, op/3,
+    (allowed_library/1) or of a shipped library for domains
+    (`advice(chess/endgame)`, advice_library/1; reexport/1,2 too), dynamic/1, discontiguous/1, table/1, op/3,
     style_check/1, and set_prolog_flag/2 of `double_quotes` (local to
     the module), `optimise` or `generate_debug_info` (local to the
     file). These declare how the file is read and what it defines;
@@ -311,14 +312,32 @@ directive_effect(set_prolog_flag(double_quotes, DQ1), _, _, DQ, DQ2, Tail, Tail)
     !,
     (   syntax_flag(DQ1) -> DQ2 = DQ1 ; DQ2 = DQ ).
 directive_effect(Directive, _, Tmp, DQ, DQ, Tail, Tail) :-
-    library_import(Directive, Library, Imports),
-    allowed_library(Library),
+    library_import(Directive, Spec, Imports),
+    allowed_spec(Spec),
     !,
-    catch(Tmp:use_module(library(Library), Imports), _, true).
+    catch(Tmp:use_module(Spec, Imports), _, true).
 directive_effect(_, _, _, DQ, DQ, Tail, Tail).
 
-library_import(use_module(library(Library)), Library, all).
-library_import(use_module(library(Library), Imports), Library, Imports).
+% library_import(+Directive, -Spec, -Imports): Directive loads Spec, a
+% library(Name) or a shipped advice(Path) module.
+library_import(use_module(library(Library)), library(Library), all).
+library_import(use_module(library(Library), Imports), library(Library), Imports).
+library_import(use_module(advice(Path)), advice(Path), all).
+library_import(use_module(advice(Path), Imports), advice(Path), Imports).
+library_import(reexport(advice(Path)), advice(Path), all).
+library_import(reexport(advice(Path), Imports), advice(Path), Imports).
+
+% allowed_spec(+Spec): a knowledge base may load Spec.
+allowed_spec(library(Library)) :- allowed_library(Library).
+allowed_spec(advice(Path)) :- advice_library(Path).
+
+%!  advice_library(?Path) is nondet.
+%
+%   The shipped modules a knowledge base may load as `advice(Path)`
+%   (use_module/1,2 or reexport/1,2): libraries for writing domains,
+%   whose exported predicates read positions and tables and nothing else.
+
+advice_library(chess/endgame).
 
 % Flags a knowledge base may set: double_quotes is local to its module,
 % the others to the file being loaded (the loader restores them).
@@ -508,15 +527,18 @@ directive_offence(module(Module, Exports), Pos, Order, ctx(_, _, File), at(Pos, 
     !,
     module_offence(Module, Exports, Order, File, Message).
 directive_offence(Directive, Pos, _, _, at(Pos, Message)) :-
-    library_import(Directive, Library, _),
+    library_import(Directive, Spec, _),
     !,
-    \+ allowed_library(Library),
+    \+ allowed_spec(Spec),
     functor(Directive, Name, Arity),
     findall(L, ( allowed_library(L0), term_to_atom(L0, L) ), Allowed),
     atomic_list_concat(Allowed, ', ', List),
+    findall(A, ( advice_library(P), term_to_atom(advice(P), A) ), Shipped),
+    atomic_list_concat(Shipped, ', ', ShippedList),
     format(string(Message),
-           "~q/~w of library(~q) is not allowed in a knowledge base \c
-            (the libraries it may use: ~w)", [Name, Arity, Library, List]).
+           "~q/~w of ~q is not allowed in a knowledge base \c
+            (the libraries it may use: ~w; and ~w)",
+           [Name, Arity, Spec, List, ShippedList]).
 directive_offence(Directive, Pos, _, _, at(Pos, Message)) :-
     loads_file(Directive),
     !,

@@ -59,6 +59,9 @@ def run_hostile(cli, tmp_path: Path, name: str, *args: str):
 
 # -- refused before anything runs ---------------------------------------------------
 
+LIBRARIES = ("aggregate, apply, assoc, clpfd, dcg/basics, dicts, error, lists, occurs, "
+             "ordsets, pairs, random, rbtrees, solution_sequences, strings, ugraphs, yall")
+
 REFUSED = {
     "directive_shell": [
         (1, "the directive shell/1 is not allowed in a knowledge base")],
@@ -82,6 +85,11 @@ REFUSED = {
             "of another module")],
     "directive_loop": [
         (1, "the directive repeat/0, fail/0 is not allowed in a knowledge base")],
+    "shipped_module": [
+        (1, "use_module/1 of advice(chess/tablebase) is not allowed in a knowledge base "
+            f"(the libraries it may use: {LIBRARIES}; and advice(chess/endgame))"),
+        (2, "reexport/1 of advice(bridge) is not allowed in a knowledge base "
+            f"(the libraries it may use: {LIBRARIES}; and advice(chess/endgame))")],
     "consult_passwd": [
         (1, "the directive consult/1 is not allowed in a knowledge base: it loads another "
             "file"),

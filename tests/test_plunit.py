@@ -11,6 +11,14 @@ KB = Path(__file__).resolve().parent.parent / "kb"
 PLUNIT_FILES = sorted(KB.rglob("test_*.pl"))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def krk_table():
+    """The KRK table the KRK domain's facts are made from (built once)."""
+    from engine.tablebases import Store, parse_signature
+
+    Store().ensure(parse_signature("KRK"))
+
+
 @pytest.mark.parametrize("path", PLUNIT_FILES, ids=lambda p: str(p.relative_to(KB)))
 def test_plunit(path: Path):
     done = subprocess.run(

@@ -1,5 +1,6 @@
 :- module(al0_jobs,
           [ domain_job/2,               % +Domain, -Json
+            chess_material_job/2,       % +Domain, -Json
             position_job/3,             % +Domain, +Given, -Json
             explain_job/3,              % +Ctx, +PosText, -Json
             play_job/6,                 % +Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, -Json
@@ -28,6 +29,18 @@ al0_domain:position_json/3 describes them.
 
 domain_job(D, Json) :-
     domain_json(D, Json).
+
+%!  chess_material_job(+Domain, -Json) is det.
+%
+%   Json is `{"white": W, "black": B}` for a domain that declares
+%   chess_material/2, else `null`: the engine loads its tablebases before
+%   reading the other declarations, which may need them.
+
+chess_material_job(D, Json) :-
+    (   declares(D, chess_material, 2), D:chess_material(W, B)
+    ->  json_string(json([white=W, black=B]), Json)
+    ;   Json = "null"
+    ).
 
 %!  position_job(+Domain, +Given, -Json) is det.
 %

@@ -1,8 +1,5 @@
 :- module(krk_tablebase,
-          [ build_tablebase/0,
-            save_tablebase/1,           % +File
-            load_tablebase/1,           % +File
-            ensure_tablebase/0,
+          [ ensure_tablebase/0,
             prepare_cache/3,            % +Dir, +Rebuild, -Source
             tablebase_loaded/0,
             wtm/2,                      % ?Index, ?Dtm
@@ -23,16 +20,21 @@
 :- use_module(library(pairs)).
 :- use_module(library(aggregate)).
 :- use_module(library(lists)).
-:- use_module(library(fastrw)).
 :- use_module(library(http/json)).
+:- use_module(tablebase, [table_byte/4]).
 :- use_module(krk, except([ perfect_reply/3, optimal_move/3, optimal_moves/2,
                             start/2 ])).
 
-/** <module> KRK tablebase by retrograde analysis
+/** <module> The KRK tablebase in the terms of the KRK domain
 
 Distance to mate for every legal King-and-Rook-versus-King position with
-the rook on the board, computed in Prolog by retrograde analysis, level
-by level backward from the mates.
+the rook on the board, as facts indexed for the KRK domain (krk.pl) and
+its perfect defender.  The values come from the general table of KRK
+(`'KRK'` in tablebase.pl, built by the engine's retrograde analysis,
+engine/tablebases), which must be loaded: the engine loads it before a
+chess domain's declarations are read.  The facts are kept because the
+KRK perfect-defender sweep looks up values millions of times, and a
+first-argument-indexed fact is the fastest lookup Prolog has.
 
 ## Conventions (those of the UCI data set krkopt.data)
 
@@ -51,23 +53,6 @@ table is the dynamic facts wtm(Index, Dtm) (one per legal White-to-move
 position: 175,168) and btm(Index, Class) (one per legal Black-to-move
 position: 223,944, draws as `btm(Index, draw)`).  Indexes of illegal
 positions have no fact.
-
-## Algorithm
-
-One array (a compound term of arity 262,144, updated with nb_setarg/3)
-per side and one of move counters.  Level 0 is every Black-to-move
-position in check without a legal move.  From the Black-to-move positions
-of level N, un-moving White gives the White-to-move positions of value
-N+1 not yet valued; from those, un-moving Black decrements the counter
-of legal moves of each predecessor, and a predecessor whose last move is
-thereby valued gets class N+1 (its longest defence).  Positions where
-Black can take the rook or is stalemated are draws from the start.
-The un-moves reuse the move generator of module krk through its internal
-predicates (krk:wk_move/4, krk:rook_move/4, krk:bk_move/5, krk:king_step/2,
-krk:kd/2, krk:rook_attacks/3), called module-qualified.
-
-Measured here (SWI-Prolog 9.0.4): build_tablebase/0 about 4 s;
-save_tablebase/1 0.2 s, a 5.6 MB file; load_tablebase/1 0.3 s.
 */
 
 :- dynamic
@@ -78,243 +63,67 @@ save_tablebase/1 0.2 s, a 5.6 MB file; load_tablebase/1 0.3 s.
 %! wtm(?Index, ?Dtm) is nondet.
 %
 %  The legal White-to-move position Index is mated in Dtm White moves
-%  (1..16).  Only after build_tablebase/0 or load_tablebase/1.
+%  (1..16).  Only after ensure_tablebase/0.
 
 %! btm(?Index, ?Class) is nondet.
 %
 %  The legal Black-to-move position Index has class Class: 0..16 White
-%  moves to mate, or `draw`.  Only after build_tablebase/0 or
-%  load_tablebase/1.
+%  moves to mate, or `draw`.  Only after ensure_tablebase/0.
 
 %! tablebase_loaded is semidet.
 %
-%  The tablebase has been built or loaded in this process.
+%  The facts are made in this process.
 
 tablebase_loaded :-
     loaded.
 
 %! ensure_tablebase is det.
 %
-%  Builds the tablebase unless it is already present.
+%  Makes the facts from the general KRK table unless they are made.
+%  Raises `existence_error(tablebase, 'KRK')` when that is not loaded.
 
 ensure_tablebase :-
     (   loaded
     ->  true
-    ;   build_tablebase
+    ;   make_facts
     ).
 
 %! prepare_cache(+Dir, +Rebuild, -Source) is det.
 %
-%  Makes the tablebase ready: kept from this session (Source `session`),
-%  loaded from the file krk_tablebase.v1.fastrw in Dir (`cache`), or,
-%  when that is missing or corrupt (not readable, or not every position)
-%  or Rebuild is `true`, built and saved there (`built`). The file is
-%  written under another name first and renamed, so a reader never sees
-%  half of it.
+%  Makes the facts ready: kept from this session (Source `session`), or
+%  made again (with Rebuild `true`, or the first time) from the general
+%  KRK table that the engine read from its cache in Dir (`cache`).
 
-prepare_cache(Dir, Rebuild, Source) :-
-    directory_file_path(Dir, 'krk_tablebase.v1.fastrw', File),
+prepare_cache(_Dir, Rebuild, Source) :-
     (   Rebuild \== true, loaded
     ->  Source = session
-    ;   Rebuild \== true, exists_file(File),
-        catch(load_tablebase(File), _, fail),
-        complete
-    ->  Source = cache
-    ;   build_tablebase,
-        current_prolog_flag(pid, Pid),
-        format(atom(Partial), "~w.tmp~w", [File, Pid]),
-        save_tablebase(Partial),
-        rename_file(Partial, File),
-        Source = built
+    ;   make_facts,
+        Source = cache
     ).
 
-% Every legal position is in the table.
-complete :-
-    aggregate_all(count, wtm(_, _), 175168),
-    aggregate_all(count, btm(_, _), 223944).
-
-		 /*******************************
-		 *            BUILD             *
-		 *******************************/
-
-%! build_tablebase is det.
-%
-%  Computes the tablebase by retrograde analysis and stores it as the
-%  facts wtm/2 and btm/2, replacing any earlier ones.  Takes a few
-%  seconds.
-
-build_tablebase :-
-    Size = 262144,
-    functor(W, w, Size),
-    functor(B, b, Size),
-    functor(C, c, Size),
-    init_btm(B, C, Mates),
-    levels(Mates, 0, W, B, C),
-    store_arrays(W, B).
-
-% init_btm(+B, +C, -Mates): values the Black-to-move positions that are
-% decided at once (draws and mates) and sets the move counters of the
-% others.  Mates is the list of indexes of the mates.
-init_btm(B, C, Mates) :-
-    findall(I, init_mate(B, C, I), Mates).
-
-init_mate(B, C, I) :-
-    btm_placement(WK, WR, BK, I),
-    init_btm_position(WK, WR, BK, I, B, C, Mate),
-    Mate == true.
-
-% btm_placement(-WK, -WR, -BK, -Index): a legal Black-to-move placement.
-btm_placement(WK, WR, BK, I) :-
-    between(0, 63, WK),
-    between(0, 63, BK),
-    krk:kingdist(WK, BK, D), D > 1,
-    between(0, 63, WR),
-    WR =\= WK, WR =\= BK,
-    I is WK << 12 \/ WR << 6 \/ BK.
-
-init_btm_position(WK, WR, BK, I, B, C, Mate) :-
-    I1 is I+1,
-    black_moves(WK, WR, BK, 0, N, Capture),
-    (   Capture == true
-    ->  nb_setarg(I1, B, draw), Mate = false
-    ;   N > 0
-    ->  nb_setarg(I1, C, N), Mate = false
-    ;   krk:rook_attacks(WR, BK, WK)
-    ->  nb_setarg(I1, B, 0), Mate = true
-    ;   nb_setarg(I1, B, draw), Mate = false       % stalemate
-    ).
-
-% black_moves(+WK, +WR, +BK, +N0, -N, -Capture): N is the number of legal
-% non-capturing moves of the black king; Capture is true when it can
-% take the rook.
-black_moves(WK, WR, BK, N0, N, Capture) :-
-    findall(B1, krk:king_step(BK, B1), Steps),
-    count_black(Steps, WK, WR, N0, N, false, Capture).
-
-count_black([], _, _, N, N, C, C).
-count_black([B1|Bs], WK, WR, N0, N, C0, C) :-
-    K is WK*64+B1,
-    krk:kd(K, KD),
-    (   KD =< 1
-    ->  N1 = N0, C1 = C0
-    ;   B1 =:= WR
-    ->  KR is WK*64+WR,
-        krk:kd(KR, KDR),
-        ( KDR > 1 -> C1 = true ; C1 = C0 ),
-        N1 = N0
-    ;   krk:rook_attacks(WR, B1, WK)
-    ->  N1 = N0, C1 = C0
-    ;   N1 is N0+1, C1 = C0
-    ),
-    count_black(Bs, WK, WR, N1, N, C1, C).
-
-% levels(+Frontier, +N, +W, +B, +C): Frontier holds the Black-to-move
-% positions of class N.
-levels([], _, _, _, _) :- !.
-levels(Frontier, N, W, B, C) :-
-    N1 is N+1,
-    findall(J, new_white(Frontier, N1, W, J), WF),
-    findall(K, new_black(WF, N1, B, C, K), BF),
-    levels(BF, N1, W, B, C).
-
-% new_white(+Frontier, +N1, +W, -J): J is a White-to-move position not
-% yet valued from which White reaches a position of Frontier; it gets
-% the value N1.  (Kept out of findall/3's goal so that its arithmetic is
-% compiled.)
-new_white(Frontier, N1, W, J) :-
-    member(I, Frontier),
-    white_predecessor(I, J),
-    J1 is J+1,
-    arg(J1, W, V),
-    var(V),
-    nb_setarg(J1, W, N1).
-
-% new_black(+WF, +N1, +B, +C, -K): K is a Black-to-move position whose
-% last unvalued move leads into WF; it gets the class N1.
-new_black(WF, N1, B, C, K) :-
-    member(J, WF),
-    black_predecessor(J, K),
-    K1 is K+1,
-    arg(K1, B, V),
-    var(V),
-    arg(K1, C, Cnt),
-    Cnt1 is Cnt-1,
-    nb_setarg(K1, C, Cnt1),
-    Cnt1 =:= 0,
-    nb_setarg(K1, B, N1).
-
-% white_predecessor(+I, -J): J is a legal White-to-move position from
-% which a White move leads to the Black-to-move position I.  White moves
-% are reversible, so the un-moves are the moves of the same placement.
-white_predecessor(I, J) :-
-    WK is I >> 12, WR is (I >> 6) /\ 63, BK is I /\ 63,
-    (   krk:wk_move(WK, WR, BK, WK0),
-        \+ krk:rook_attacks(WR, BK, WK0),
-        J is WK0 << 12 \/ WR << 6 \/ BK
-    ;   krk:rook_move(WK, WR, BK, WR0),
-        \+ krk:rook_attacks(WR0, BK, WK),
-        J is WK << 12 \/ WR0 << 6 \/ BK
-    ).
-
-% black_predecessor(+J, -I): I is a legal Black-to-move position from
-% which a (non-capturing) black king move leads to J.
-black_predecessor(J, I) :-
-    WK is J >> 12, WR is (J >> 6) /\ 63, BK is J /\ 63,
-    krk:king_step(BK, BK0),
-    BK0 =\= WR,
-    K is WK*64+BK0,
-    krk:kd(K, KD), KD > 1,
-    I is J - BK + BK0.
-
-store_arrays(W, B) :-
+% make_facts: the facts wtm/2 and btm/2 of every legal position, read
+% from the general table; about 2 s.
+make_facts :-
     retractall(loaded),
     retractall(wtm(_, _)),
     retractall(btm(_, _)),
-    forall(( arg(I1, W, D), nonvar(D) ),
-           ( I is I1-1, assertz(wtm(I, D)) )),
-    forall(( arg(I1, B, D), nonvar(D) ),
-           ( I is I1-1, assertz(btm(I, D)) )),
+    forall(( between(0, 63, WK), between(0, 63, WR), WR =\= WK,
+             between(0, 63, BK), BK =\= WK, BK =\= WR ),
+           position_facts(WK, WR, BK)),
     assertz(loaded).
 
-		 /*******************************
-		 *        SAVE AND LOAD         *
-		 *******************************/
-
-%! save_tablebase(+File) is det.
-%
-%  Writes the tablebase to File in SWI-Prolog's fast term format
-%  (fast_write/2): one term krk_tablebase(1, WtmPairs, BtmPairs) whose
-%  lists hold Index-Value pairs.
-
-save_tablebase(File) :-
-    must_be_loaded,
-    findall(I-D, wtm(I, D), Ws),
-    findall(I-D, btm(I, D), Bs),
-    setup_call_cleanup(
-        open(File, write, S, [type(binary)]),
-        fast_write(S, krk_tablebase(1, Ws, Bs)),
-        close(S)).
-
-%! load_tablebase(+File) is det.
-%
-%  Reads a tablebase written by save_tablebase/1, replacing the current
-%  one.  Raises an error if File does not hold one.
-
-load_tablebase(File) :-
-    setup_call_cleanup(
-        open(File, read, S, [type(binary)]),
-        fast_read(S, Term),
-        close(S)),
-    (   Term = krk_tablebase(1, Ws, Bs)
-    ->  true
-    ;   domain_error(krk_tablebase_file, File)
+position_facts(WK, WR, BK) :-
+    I is WK << 12 \/ WR << 6 \/ BK,
+    table_byte('KRK', w, [WK, WR, BK], W),
+    (   W =:= 255 -> true
+    ;   W =:= 0 -> assertz(wtm(I, draw))
+    ;   D is W // 2, assertz(wtm(I, D))           % a win in 2D-1 plies
     ),
-    retractall(loaded),
-    retractall(wtm(_, _)),
-    retractall(btm(_, _)),
-    forall(member(I-D, Ws), assertz(wtm(I, D))),
-    forall(member(I-D, Bs), assertz(btm(I, D))),
-    assertz(loaded).
+    table_byte('KRK', b, [WK, WR, BK], B),
+    (   B =:= 255 -> true
+    ;   B =:= 0 -> assertz(btm(I, draw))
+    ;   C is (B - 1) // 2, assertz(btm(I, C))     % mated in 2C plies
+    ).
 
 must_be_loaded :-
     (   loaded
