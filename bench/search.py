@@ -5,6 +5,13 @@ and alpha-beta on tic-tac-toe from the empty board, next to a plain-Python
 minimax and alpha-beta over the same game (written here as a reference,
 same move order, same cut test), and the ratios.
 
+Then Connect Four 7 x 6 from the empty board to depth 8: alpha-beta,
+alpha-beta with move ordering, with ordering and a transposition table
+(Prolog, kb/search/refined.pl), and plain alpha-beta in Python over the
+same game (bitboards, the same static evaluation, move order and cut
+test: it visits the same positions); and iterative deepening given the
+time plain alpha-beta took in Prolog, with the depth it reaches.
+
 Run: .venv/bin/python bench/search.py
 """
 
@@ -74,6 +81,103 @@ def timed(fn):
     return result, time.perf_counter() - t0
 
 
+# -- Connect Four 7 x 6, as kb/games/connect4.pl plays it ----------------------
+
+W, H = 7, 6
+COLUMN = (1 << H) - 1
+FULL = sum(COLUMN << (c * (H + 1)) for c in range(W))
+
+
+def c4_windows() -> list[int]:
+    masks = []
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for c in range(W):
+            for r in range(H):
+                if 0 <= c + 3 * dc < W and 0 <= r + 3 * dr < H:
+                    masks.append(sum(1 << ((c + k * dc) * (H + 1) + r + k * dr)
+                                     for k in range(4)))
+    return masks
+
+
+WINDOWS = c4_windows()
+CENTRE = COLUMN << (3 * (H + 1))
+WEIGHT = (0, 1, 4, 16, 0)
+
+
+def four(b: int) -> bool:
+    for shift in (1, H + 1, H, H + 2):
+        m = b & (b >> shift)
+        if m & (m >> (2 * shift)):
+            return True
+    return False
+
+
+def c4_value(x: int, o: int, won: int) -> int:
+    if won:
+        return won * 1000
+    if x | o == FULL:
+        return 0
+    lines = 0
+    for mask in WINDOWS:
+        if not o & mask:
+            lines += WEIGHT[(x & mask).bit_count()]
+        elif not x & mask:
+            lines -= WEIGHT[(o & mask).bit_count()]
+    return lines + 2 * ((x & CENTRE).bit_count() - (o & CENTRE).bit_count())
+
+
+def c4_alphabeta(x, o, x_to_move, won, depth, alpha, beta, count: Counter) -> int:
+    count.nodes += 1
+    occupied = x | o
+    if depth == 0 or won or occupied == FULL:
+        return c4_value(x, o, won)
+    best = -10**9 if x_to_move else 10**9
+    for c in range(W):
+        shift = c * (H + 1)
+        if occupied & (1 << (shift + H - 1)):
+            continue
+        disc = (occupied + (1 << shift)) & (COLUMN << shift)
+        if x_to_move:
+            v = c4_alphabeta(x | disc, o, False, 1 if four(x | disc) else 0, depth - 1,
+                             alpha, beta, count)
+            best = max(best, v)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        else:
+            v = c4_alphabeta(x, o | disc, True, -1 if four(o | disc) else 0, depth - 1,
+                             alpha, beta, count)
+            best = min(best, v)
+            if best <= alpha:
+                return best
+            beta = min(beta, best)
+    return best
+
+
+def connect_four(depth: int = 8) -> None:
+    count = Counter()
+    val, py = timed(lambda: c4_alphabeta(0, 0, True, 0, depth, -10**9, 10**9, count))
+    print(f"\nConnect Four 7 x 6, empty board, depth {depth}")
+    print(f"{'search':24} {'positions':>10} {'seconds':>8} {'pos/s':>10} {'value':>6}")
+    print(f"{'python alpha-beta':24} {count.nodes:>10,} {py:>8.2f} "
+          f"{count.nodes / py:>10,.0f} {val:>6}")
+    results = {}
+    for algo in ("alphabeta", "ordered", "tt"):
+        r = search("connect4", algo=algo, depth=depth, seconds=3600)
+        results[algo] = r
+        print(f"{'prolog ' + algo:24} {r.nodes:>10,} {r.seconds:>8.2f} "
+              f"{r.nodes / r.seconds:>10,.0f} {r.value:>6}")
+    ab = results["alphabeta"]
+    assert (ab.nodes, ab.value) == (count.nodes, val), (ab.nodes, ab.value, count.nodes, val)
+    budget = f"{max(1, round(ab.seconds * 1000))}ms"
+    r = search("connect4", algo="id", budget=budget)
+    print(f"{'prolog id ' + budget:24} {r.nodes:>10,} {r.seconds:>8.2f} "
+          f"{r.nodes / r.seconds:>10,.0f} {r.value:>6}  depth {r.depth}")
+    print(f"Prolog alpha-beta per position: {py / ab.seconds:.2f}x the speed of Python's; "
+          f"ordering visits {results['ordered'].nodes / ab.nodes:.2f}x, ordering and the "
+          f"table {results['tt'].nodes / ab.nodes:.2f}x the positions of alpha-beta")
+
+
 def main() -> None:
     rows = []
     for algo in ("minimax", "alphabeta"):
@@ -90,6 +194,7 @@ def main() -> None:
     for algo, nodes, pl, py in rows:
         print(f"{algo:10} {nodes:>10,} {pl:>9.3f} {nodes / pl:>10,.0f} "
               f"{py:>9.3f} {nodes / py:>10,.0f} {py / pl:>14.2f}")
+    connect_four()
 
 
 if __name__ == "__main__":

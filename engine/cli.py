@@ -75,7 +75,8 @@ def cmd_search(args) -> None:
 
     if args.game is None and args.kb is None:
         raise BadInput("name a game (see `advice games`) or give --kb FILE.pl")
-    result = search(args.game or "", args.position, args.algo, args.depth, kb_file=args.kb)
+    result = search(args.game or "", args.position, args.algo, args.depth, kb_file=args.kb,
+                    budget=args.budget)
     for warning in result.warnings if not args.json else ():
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
@@ -85,6 +86,8 @@ def cmd_search(args) -> None:
     print()
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
     print(f"{result.algo} {depth}: value {result.value}")
+    if result.per_depth:
+        print("positions per depth: " + ", ".join(f"{d}: {n:,}" for d, n in result.per_depth))
     print(f"best move: {result.move or '(none: the game is over)'}")
     if result.moves:
         print(f"principal variation: {', '.join(result.moves)}")
@@ -101,6 +104,7 @@ def cmd_play(args) -> None:
     game = resolve_game(args.game)
     ask, say = _talk(args.json)
     record = play_game(game, human_is_max=(args.first == "human"), algo=args.algo,
+                       budget=args.budget,
                        depth=args.depth, position=args.position, ask=ask, say=say)
     if args.json:
         _print_json({"game": game.name, "moves": record.moves, "result": record.result})
@@ -806,8 +810,12 @@ def _mode_option(p: argparse.ArgumentParser) -> None:
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--algo", choices=["minimax", "alphabeta"], default="alphabeta",
-                   help="the search")
+    p.add_argument("--algo", choices=["minimax", "alphabeta", "ordered", "tt", "id"],
+                   default="alphabeta",
+                   help="the search: ordered is alpha-beta with move ordering, tt adds a "
+                   "transposition table, id is iterative deepening within --budget")
+    p.add_argument("--budget", help="for --algo id: positions (e.g. 20000) or milliseconds "
+                   "(e.g. 500ms); default 100000 positions")
     p.add_argument("--depth", type=int, help="search depth (default: to the end)")
     p.add_argument("--position", help="the position to start from (default: the start)")
 

@@ -35,6 +35,7 @@ def play_game(
     human_is_max: bool | None,
     algo: str = "alphabeta",
     depth: int | None = None,
+    budget: str | None = None,
     position: str | None = None,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
@@ -67,7 +68,7 @@ def play_game(
                 return record
             nxt, label = move
         else:
-            result = search_from(game, kb, Start("term", pos), algo, depth)
+            result = search_from(game, kb, Start("term", pos), algo, depth, budget=budget)
             nxt, label = result.best, result.move
             say(f"{side} (machine) plays {label}   "
                 f"[value {result.value}, {result.nodes:,} positions]")

@@ -15,7 +15,9 @@ from typing import Literal
 from engine.games import SEARCH_INTERFACE, Game, find_game, run_job, student_game
 from engine.prolog import DEFAULT_SECONDS, BadInput, LoadedKB, atom, integer, session, string
 
-ALGORITHMS = ("minimax", "alphabeta")
+ALGORITHMS = ("minimax", "alphabeta", "ordered", "tt", "id")
+#: The budget of iterative deepening when none is given: positions.
+DEFAULT_BUDGET = "100000"
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class SearchResult:
     warnings: tuple[str, ...] = ()
     moves: tuple[str, ...] = ()
     drawing: str = ""
+    per_depth: tuple[tuple[int, int], ...] = ()
 
     def as_dict(self) -> dict:
         """The result as plain data (for ``--json``)."""
@@ -55,6 +58,7 @@ class SearchResult:
             "position": self.position, "value": self.value, "move": self.move,
             "best": self.best, "line": list(self.line), "nodes": self.nodes,
             "seconds": self.seconds, "warnings": list(self.warnings),
+            **({"per_depth": [list(p) for p in self.per_depth]} if self.algo == "id" else {}),
         }
 
 
@@ -106,6 +110,7 @@ def search(
     depth: int | None = None,
     *,
     kb_file: str | None = None,
+    budget: str | None = None,
     seconds: float = DEFAULT_SECONDS,
 ) -> SearchResult:
     """Search a position of a game and return a :class:`SearchResult`.
@@ -113,12 +118,28 @@ def search(
     ``game`` is a shipped game's name (see ``advice games``) or a
     :class:`Game`; ``kb_file`` names a student's ``.pl`` instead.
     ``position`` is written as the game reads it (None: the start);
-    ``depth`` limits the search (None: to the end of the game). Raises
-    :class:`BadInput` for a position the game refuses.
+    ``depth`` limits the search (None: to the end of the game). ``algo``
+    is one of :data:`ALGORITHMS`: ``ordered`` is alpha-beta with move
+    ordering, ``tt`` adds a transposition table, ``id`` is iterative
+    deepening within ``budget`` (``"500ms"`` or a number of positions,
+    default :data:`DEFAULT_BUDGET`). Raises :class:`BadInput` for a
+    position the game refuses or a bad algorithm, depth or budget.
     """
     g = resolve_game(game, kb_file)
     kb = load_game(g)
-    return search_from(g, kb, start_of(g, kb, position), algo, depth, seconds=seconds)
+    return search_from(g, kb, start_of(g, kb, position), algo, depth, budget=budget,
+                       seconds=seconds)
+
+
+def budget_term(text: str) -> str:
+    """The Prolog budget of a ``--budget`` text: ``500ms`` is
+    ``ms(500)``, ``20000`` is ``positions(20000)``."""
+    raw = text.strip().lower()
+    number, unit = (raw[:-2], "ms") if raw.endswith("ms") else (raw, "positions")
+    if not number.isdigit() or int(number) < 1:
+        raise BadInput(f"--budget {text!r}: give a number of positions (e.g. 20000) or of "
+                       "milliseconds (e.g. 500ms), at least 1")
+    return f"{unit}({integer(int(number))})"
 
 
 def search_from(
@@ -128,25 +149,33 @@ def search_from(
     algo: str = "alphabeta",
     depth: int | None = None,
     *,
+    budget: str | None = None,
     seconds: float = DEFAULT_SECONDS,
 ) -> SearchResult:
     """Search a loaded game (see :func:`load_game`) from ``start``."""
     if algo not in ALGORITHMS:
-        raise BadInput(f"unknown algorithm {algo!r}: choose {' or '.join(ALGORITHMS)}")
+        raise BadInput(f"unknown algorithm {algo!r}: choose {', '.join(ALGORITHMS)}")
     if depth is not None and depth < 1:
         raise BadInput(f"--depth must be at least 1, not {depth}")
+    if budget is not None and algo != "id":
+        raise BadInput(f"--budget is for iterative deepening (--algo id), not {algo}")
+    if depth is not None and algo == "id":
+        raise BadInput("--depth is not for iterative deepening: it deepens until its "
+                       "--budget runs out")
+    goal_algo = f"id({budget_term(budget or DEFAULT_BUDGET)})" if algo == "id" else atom(algo)
     data = run_job(
-        f"search_jobs:search_job({atom(kb.module)}, {start.prolog()}, {atom(algo)}, "
+        f"search_jobs:search_job({atom(kb.module)}, {start.prolog()}, {goal_algo}, "
         f"{'inf' if depth is None else integer(depth)}, Out)",
         seconds=seconds, what=f"{algo} on {game.name}",
     )
     line, moves = tuple(data["line"]), tuple(data["moves"])
     return SearchResult(
-        game=game.name, algo=algo, depth=depth, position=data["position"],
+        game=game.name, algo=algo, depth=data.get("depth", depth), position=data["position"],
         value=data["value"], best=line[1] if len(line) > 1 else None,
         move=moves[0] if moves else None, line=line, nodes=data["nodes"],
         seconds=data["seconds"], moves=moves, drawing=data["drawing"],
         warnings=kb.warnings + tuple(_fault_warning(game, fault) for fault in data["faults"]),
+        per_depth=tuple(tuple(p) for p in data.get("per_depth", ())),
     )
 
 

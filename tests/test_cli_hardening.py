@@ -234,7 +234,8 @@ def test_version(capsys):
 
 
 @pytest.mark.parametrize(("command", "defaults"), [
-    ("search", ["--algo {minimax,alphabeta} the search (default: alphabeta)"]),
+    ("search", ["--algo {minimax,alphabeta,ordered,tt,id}",
+                "iterative deepening within --budget (default: alphabeta)"]),
     ("play", ["the random defender's seed (default: 0)",
               "stop after this many moves of the table (default: 100)",
               "games: who moves first (default: human)"]),

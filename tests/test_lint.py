@@ -156,7 +156,7 @@ def test_check_kb_json(cli):
     (["krk", "--kb", "nim"], "give a table (krk) or --kb nim, not both"),
     (["krk", "--depth", "2"], "--depth: only for a game (--kb)"),
     ([], "name an advice table to check, or give --kb FILE.pl to lint a game"),
-    (["--kb", "chess"], "unknown game 'chess': the games are nim, tictactoe"),
+    (["--kb", "chess"], "unknown game 'chess': the games are connect4, nim, tictactoe"),
     (["--kb", "nim", "--positions", "0"], "--positions must be at least 1, not 0"),
     (["--kb", "nim", "--position", "x"],
      "malformed nim position 'x': give the number of sticks, e.g. 21"),

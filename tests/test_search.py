@@ -57,7 +57,7 @@ def test_nim_depth_limited_search_agrees_with_the_rule():
 @pytest.mark.parametrize(
     ("game", "position", "message"),
     [
-        ("chess", None, "unknown game 'chess': the games are nim, tictactoe"),
+        ("chess", None, "unknown game 'chess': the games are connect4, nim, tictactoe"),
         ("tictactoe", "xxxx.....", "X moves first"),
         ("tictactoe", "x", "malformed tic-tac-toe position 'x'"),
         ("nim", "many", "malformed nim position 'many'"),
@@ -88,7 +88,7 @@ def test_cli_search_for_people(cli):
 
 def test_cli_lists_games(cli):
     run = cli("games", "--json")
-    assert [g["name"] for g in run.json()["games"]] == ["nim", "tictactoe"]
+    assert [g["name"] for g in run.json()["games"]] == ["connect4", "nim", "tictactoe"]
 
 
 @pytest.mark.parametrize(
@@ -149,6 +149,7 @@ def test_cli_search_for_people_exactly(cli):
 def test_cli_lists_games_for_people(cli):
     run = cli("games")
     assert run.out == (
+        "connect4     Connect Four on a board of up to 7 x 6 (7 x 6 by default)\n"
         "nim          One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses\n"
         "tictactoe    Tic-tac-toe: X moves first; three in a line wins\n"
     )

@@ -25,6 +25,7 @@ what people see of them. A job that refuses a person's text answers
 :- use_module('../bridge', [shipped_module/3]).
 :- use_module('../job_io').
 :- use_module(search).
+:- use_module(refined).
 :- use_module(game_io).
 :- use_module(lint).
 
@@ -51,13 +52,18 @@ game_json(Name-game(File, Module), json([name=Name, description=Text, file=File]
 
 %!  search_job(+Game, +Start, +Algo, +MaxDepth, -Json) is det.
 %
-%   Searches from Start (see the module comment) with Algo (`minimax`
-%   or `alphabeta`) to MaxDepth (an integer or `inf`). Json holds
+%   Searches from Start (see the module comment) with Algo to MaxDepth
+%   (an integer or `inf`). Algo is `minimax`, `alphabeta`, `ordered`
+%   (alpha-beta with move ordering), `tt` (with ordering and a
+%   transposition table) or `id(Budget)` (iterative deepening within
+%   Budget, `positions(N)` or `ms(N)`; MaxDepth is not used). Json holds
 %   position (the root, `~q`), drawing (the root for people), value,
 %   line (the principal variation, root first, `~q`), moves (the moves
-%   along it, for people), nodes (positions visited), seconds, and
-%   faults: what lint:root_faults/3 finds at the root and its successors
-%   (each as lint:fault_json/3 writes it), which make the value wrong.
+%   along it, for people), nodes (positions visited), seconds, faults:
+%   what lint:root_faults/3 finds at the root and its successors (each as
+%   lint:fault_json/3 writes it), which make the value wrong; and for
+%   iterative deepening `depth` (the deepest completed) and `per_depth`
+%   (`[Depth, Visited]` pairs).
 
 search_job(Game, Start, Algo, MaxDepth, Json) :-
     answer(search_answer(Game, Start, Algo, MaxDepth), Json).
@@ -68,7 +74,7 @@ search_answer(Game, Start, Algo, MaxDepth, Answer) :-
     maplist(fault_json(Game), Faults, FaultTerms),
     reset_visited,
     get_time(T0),
-    run(Algo, Game, Pos, MaxDepth, Line, Val),
+    run(Algo, Game, Pos, MaxDepth, Line, Val, Extra),
     get_time(T1),
     visited(Nodes),
     Seconds is T1 - T0,
@@ -76,13 +82,24 @@ search_answer(Game, Start, Algo, MaxDepth, Answer) :-
     maplist(term_text, Line, Texts),
     Texts = [Root|_],
     labels(Line, Game, Moves),
-    Answer = json([position=Root, drawing=Drawing, value=Val, line=Texts,
-                   moves=Moves, nodes=Nodes, seconds=Seconds, faults=FaultTerms]).
+    append([position=Root, drawing=Drawing, value=Val, line=Texts,
+            moves=Moves, nodes=Nodes, seconds=Seconds, faults=FaultTerms], Extra, Pairs),
+    Answer = json(Pairs).
 
-run(minimax, Game, Pos, MaxDepth, Line, Val) :-
+run(minimax, Game, Pos, MaxDepth, Line, Val, []) :-
     minimax_pv(Game:Pos, MaxDepth, Line, Val).
-run(alphabeta, Game, Pos, MaxDepth, Line, Val) :-
+run(alphabeta, Game, Pos, MaxDepth, Line, Val, []) :-
     alphabeta_pv(Game:Pos, -1.0Inf, 1.0Inf, MaxDepth, Line, Val).
+run(ordered, Game, Pos, MaxDepth, Line, Val, []) :-
+    ordered_alphabeta_pv(Game:Pos, -1.0Inf, 1.0Inf, MaxDepth, Line, Val).
+run(tt, Game, Pos, MaxDepth, Line, Val, []) :-
+    clear_table,
+    tt_alphabeta_pv(Game:Pos, MaxDepth, Line, Val),
+    clear_table.
+run(id(Budget), Game, Pos, _, Line, Val, [depth=Depth, per_depth=Pairs]) :-
+    iterative_deepening(Game:Pos, Budget, id(Depth, Line, Val, PerDepth)),
+    clear_table,
+    maplist([D-N, [D, N]]>>true, PerDepth, Pairs).
 
 % labels(+Line, +Game, -Moves): the moves between consecutive positions.
 labels([Pos, Pos1|Line], Game, [Move|Moves]) :- !,

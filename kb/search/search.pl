@@ -6,7 +6,9 @@
             minimax_pv/4,               % :Pos, +MaxDepth, -Line, -Val
             alphabeta_pv/6,             % :Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val
             reset_visited/0,
-            visited/1                   % -Count
+            visited/1,                  % -Count
+            visit/0,
+            with_budget/2               % +Budget, :Goal
           ]).
 
 /** <module> Bratko's game-tree searches, game-independent
@@ -38,6 +40,7 @@ themselves pay nothing for it.
 */
 
 :- meta_predicate
+    with_budget(+, 0),
     minimax(:, -, -),
     minimax(:, -, -, +),
     alphabeta(:, +, +, -, -),
@@ -61,10 +64,54 @@ reset_visited :-
 visited(Count) :-
     nb_getval(search_visited, Count).
 
+%!  visit is det.
+%
+%   Counts one more visited position (for searches written elsewhere,
+%   e.g. refined.pl); throws `budget_exceeded` past the budget that
+%   with_budget/2 sets.
+
 visit :-
     nb_getval(search_visited, N0),
     N is N0 + 1,
-    nb_setval(search_visited, N).
+    nb_setval(search_visited, N),
+    nb_getval(search_budget, Budget),
+    (   Budget == none
+    ->  true
+    ;   within_budget(Budget, N)
+    ->  true
+    ;   throw(budget_exceeded)
+    ).
+
+within_budget(positions(Max), N) :-
+    N =< Max.
+within_budget(deadline(T), N) :-
+    (   N /\ 255 =\= 0
+    ->  true
+    ;   get_time(Now), Now < T
+    ).
+
+%!  with_budget(+Budget, :Goal) is semidet.
+%
+%   Runs Goal with searches limited by Budget: `positions(N)`, at most N
+%   positions visited in all (counted from 0 by reset_visited/0), or
+%   `ms(N)`, N milliseconds from now.  A search past it throws
+%   `budget_exceeded`.
+
+with_budget(Budget, Goal) :-
+    budget_term(Budget, Term),
+    setup_call_cleanup(nb_setval(search_budget, Term),
+                       Goal,
+                       nb_setval(search_budget, none)).
+
+budget_term(positions(N), positions(N)) :- !,
+    must_be(positive_integer, N).
+budget_term(ms(N), deadline(T)) :- !,
+    must_be(positive_integer, N),
+    get_time(Now), T is Now + N / 1000.
+budget_term(Budget, _) :-
+    domain_error(search_budget, Budget).
+
+:- nb_setval(search_budget, none).
 
 %!  minimax(:Pos, -BestSucc, -Val) is semidet.
 %

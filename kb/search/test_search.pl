@@ -129,7 +129,8 @@ test(declared_reading_wins) :-
 test(games_are_found_by_reading) :-
     job(games_job, Dict),
     findall(Name-Text, ( member(G, Dict.games), Name = G.name, Text = G.description ), Games),
-    assertion(Games == [ nim-'One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses',
+    assertion(Games == [ connect4-'Connect Four on a board of up to 7 x 6 (7 x 6 by default)',
+                         nim-'One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses',
                          tictactoe-'Tic-tac-toe: X moves first; three in a line wins' ]).
 
 test(search_from_typed_text) :-
