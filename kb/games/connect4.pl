@@ -16,6 +16,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module('../search/game_io', [refuse/4, quoted/2, trimmed/2, typed_number/2]).
+:- set_prolog_flag(optimise, true).
 
 /** <module> Connect Four on any board up to 7 x 6
 
@@ -74,10 +75,21 @@ min_to_move(c4(_, _, _, _, min, _)).
 %   right; fails when the game is over (a win, or a full board).
 
 moves(Pos, Succs) :-
-    Pos = c4(W, _, _, _, _, on),
-    Last is W - 1,
-    findall(P1, ( between(0, Last, C), drop(Pos, C, P1) ), Succs),
+    Pos = c4(_, _, _, _, _, on),
+    drops(Pos, 0, Succs),
     Succs \== [].
+
+drops(Pos, C, Succs) :-
+    Pos = c4(W, _, _, _, _, _),
+    (   C >= W
+    ->  Succs = []
+    ;   C1 is C + 1,
+        (   drop(Pos, C, P1)
+        ->  Succs = [P1|Rest]
+        ;   Succs = Rest
+        ),
+        drops(Pos, C1, Rest)
+    ).
 
 %!  drop(+Pos, +Column, -Pos1) is semidet.
 %
@@ -95,12 +107,21 @@ drop(c4(W, H, X, O, Mover, on), C, c4(W, H, X1, O1, Other, Status)) :-
     ),
     (   four(Mine, H) -> Status = won(Mover) ; Status = on ).
 
-% four(+Discs, +H): the bitboard Discs holds four in a row.
+% four(+Discs, +H): the bitboard Discs holds four in a row (up, across,
+% and the two diagonals: shifts 1, H+1, H and H+2).
 four(B, H) :-
-    V = 1, Hz is H + 1, D1 is H, D2 is H + 2,
-    member(S, [V, Hz, D1, D2]),
+    (   four_by(B, 1)
+    ->  true
+    ;   S is H + 1, four_by(B, S)
+    ->  true
+    ;   four_by(B, H)
+    ->  true
+    ;   S is H + 2, four_by(B, S)
+    ).
+
+four_by(B, S) :-
     M is B /\ (B >> S),
-    M /\ (M >> (2 * S)) =\= 0, !.
+    M /\ (M >> (2 * S)) =\= 0.
 
 %!  staticval(+Pos, -Val) is det.
 %
@@ -110,54 +131,52 @@ four(B, H) :-
 staticval(c4(_, _, _, _, _, won(Side)), Val) :- !,
     ( Side == max -> Val = 1000 ; Val = -1000 ).
 staticval(c4(W, H, X, O, _, on), Val) :-
-    (   popcount(X \/ O) =:= W * H
+    board_mask(W, H, Board),
+    Occupied is X \/ O,
+    (   Occupied =:= Board
     ->  Val = 0
-    ;   windows(W, H, Masks),
-        foldl(window_value(X, O), Masks, 0, Lines),
+    ;   Empty is Board /\ \ Occupied,
+        lines(X, Empty, H, Mine),
+        lines(O, Empty, H, Theirs),
         centre_mask(W, H, Centre),
-        Val is Lines + 2 * (popcount(X /\ Centre) - popcount(O /\ Centre))
+        Val is Mine - Theirs + 2 * (popcount(X /\ Centre) - popcount(O /\ Centre))
     ).
 
-window_value(X, O, Mask, V0, V) :-
-    (   O /\ Mask =:= 0
-    ->  weight(popcount(X /\ Mask), Wt), V is V0 + Wt
-    ;   X /\ Mask =:= 0
-    ->  weight(popcount(O /\ Mask), Wt), V is V0 - Wt
-    ;   V = V0
-    ).
+% lines(+D, +Empty, +H, -Val): the lines of four cells that hold discs D
+% and empty cells only, weighed 1, 4 or 16 for 1, 2 or 3 discs, counted
+% for all lines at once on the bitboards: a line starting at bit I in
+% direction S is the bits I, I+S, I+2S, I+3S (up 1, across H+1, the
+% diagonals H and H+2); the spare bits keep lines on the board.
+lines(D, Empty, H, Val) :-
+    Across is H + 1, Down is H, Up is H + 2,
+    line_value(D, Empty, 1, V1),
+    line_value(D, Empty, Across, V2),
+    line_value(D, Empty, Down, V3),
+    line_value(D, Empty, Up, V4),
+    Val is V1 + V2 + V3 + V4.
 
-weight(N, W) :- N0 is N, weight_(N0, W).
-weight_(0, 0).
-weight_(1, 1).
-weight_(2, 4).
-weight_(3, 16).
-weight_(4, 0).
+line_value(D, Empty, S, Val) :-
+    Open is D \/ Empty,
+    Lines is Open /\ (Open >> S) /\ (Open >> (2*S)) /\ (Open >> (3*S)),
+    D1 is D >> S, D2 is D >> (2*S), D3 is D >> (3*S),
+    % the number of discs in each line, bit-sliced: Low, Mid (2s), Top (4)
+    Sum1 is D xor D1, Carry1 is D /\ D1,
+    Low2 is Sum1 xor D2, High2 is Carry1 xor (Sum1 /\ D2),
+    Low is Low2 xor D3, Carry3 is Low2 /\ D3,
+    Mid is High2 xor Carry3, Top is High2 /\ Carry3,
+    Val is popcount(Lines /\ Low /\ \ (Mid \/ Top))
+         + 4 * popcount(Lines /\ Mid /\ \ (Low \/ Top))
+         + 16 * popcount(Lines /\ Low /\ Mid).
 
-:- table windows/3, centre_mask/3.
-
-% windows(+W, +H, -Masks): the bitboards of every line of four cells.
-windows(W, H, Masks) :-
-    findall(Mask, window(W, H, Mask), Masks).
-
-window(W, H, Mask) :-
-    member(DC-DR, [1-0, 0-1, 1-1, 1-(-1)]),
-    W1 is W - 1, H1 is H - 1,
-    between(0, W1, C), between(0, H1, R),
-    CE is C + 3*DC, RE is R + 3*DR,
-    CE >= 0, CE =< W1, RE >= 0, RE =< H1,
-    foldl(line_cell(H, C, R, DC, DR), [0, 1, 2, 3], 0, Mask).
-
-line_cell(H, C, R, DC, DR, K, M0, M) :-
-    M is M0 \/ 1 << ((C + K*DC) * (H + 1) + R + K*DR).
+% board_mask(+W, +H, -Mask): every cell of the board (W columns of H
+% ones, H+1 bits apart).
+board_mask(W, H, Mask) :-
+    Mask is ((1 << H) - 1) * (((1 << (W * (H + 1))) - 1) // ((1 << (H + 1)) - 1)).
 
 % centre_mask(+W, +H, -Mask): the cells of the middle column(s).
 centre_mask(W, H, Mask) :-
-    Mid is (W - 1) // 2, Mid2 is W // 2,
-    sort([Mid, Mid2], Middle),
-    foldl(column_cells(H), Middle, 0, Mask).
-
-column_cells(H, C, M0, M) :-
-    M is M0 \/ (((1 << H) - 1) << (C * (H + 1))).
+    Mask is (((1 << H) - 1) << (((W - 1) // 2) * (H + 1)))
+          \/ (((1 << H) - 1) << ((W // 2) * (H + 1))).
 
 other(max, min).
 other(min, max).
