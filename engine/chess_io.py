@@ -175,9 +175,9 @@ def line_svgs(board: chess.Board, moves: list[chess.Move],
     return paths
 
 
-def checked_board(fen: str) -> chess.Board:
-    """The board of a FEN that python-chess reads, has no castling rights
-    and is a legal position; else :class:`BadInput` saying why."""
+def _endgame_board(fen: str) -> chess.Board:
+    """The board of a FEN that python-chess reads and that gives no
+    castling rights; else :class:`BadInput` saying why."""
     try:
         board = chess.Board(fen)
     except ValueError as error:
@@ -186,6 +186,13 @@ def checked_board(fen: str) -> chess.Board:
     if len(fields) > 2 and fields[2] != "-":
         raise BadInput(f"FEN {fen!r} gives castling rights ({fields[2]}); "
                        "endgames here have none: write - in the castling field")
+    return board
+
+
+def checked_board(fen: str) -> chess.Board:
+    """The board of a FEN that python-chess reads, has no castling rights
+    and is a legal position; else :class:`BadInput` saying why."""
+    board = _endgame_board(fen)
     if not board.is_valid():
         raise BadInput(f"FEN {fen!r} is not a legal position: {_status_words(board)}")
     return board
@@ -195,13 +202,7 @@ def read_fen(fen: str, material: ChessMaterial, *, over_ok: bool = False) -> Che
     """Check a FEN as a position of a domain with ``material``; raise
     :class:`BadInput` saying what is wrong. A position where the game is
     over (mate, stalemate) is refused unless ``over_ok``."""
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise BadInput(f"malformed FEN {fen!r}: {error}") from None
-    if board.castling_rights:
-        raise BadInput(f"FEN {fen!r} gives castling rights ({board.castling_xfen()}); "
-                       "endgames here have none: write - in the castling field")
+    board = _endgame_board(fen)
     pieces = _pieces(board)
     if material.matches(pieces[chess.WHITE], pieces[chess.BLACK]):
         mirrored = False

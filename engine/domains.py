@@ -172,8 +172,6 @@ class Domain:
     def prepare(self, *, rebuild: bool = False) -> Prepared:
         """Make the domain's data ready (its ``prepare/3``: e.g. load or build
         a tablebase in the cache directory)."""
-        if self.chess is not None:
-            load_tablebases(self.chess)
         if not self.prepares:
             return Prepared("none", 0.0)
         reply = session().ask(
@@ -203,21 +201,20 @@ class Domain:
 def load_tablebases(chess: ChessMaterial) -> None:
     """Build (once) and load into Prolog the tablebase of a chess domain's
     material and the smaller ones it reaches, for the defender and the
-    optimal counts of ``kb/chess/endgame.pl``."""
-    from engine.endgames import tables_for
-    from engine.tablebases import Material
-    from engine.tablebases.material import KINDS
+    optimal counts of ``kb/chess/endgame.pl``. Done when the domain's
+    declarations are read (:func:`declarations`), before anything else
+    asks for them."""
+    from engine.endgames import tables_term
+    from engine.tablebases import SignatureError, parse_signature
 
-    def kinds(side: str) -> str:
-        return "".join(sorted(side.upper().replace("K", "", 1), key=KINDS.index))
-
-    material = Material(kinds(chess.white), kinds(chess.black))
-    if not material.white and not material.black:
+    try:
+        material = parse_signature(chess.white + chess.black)
+    except SignatureError:          # bare kings: no table
         return
-    tables = ", ".join(f"{atom(name)}-{string(path)}" for name, path in tables_for(material))
+    tables = tables_term(material)
     s = session()
     s.use_module("chess/tablebase.pl")
-    s.ask(f"chess_tablebase:load_tables([{tables}]), Out = ok",
+    s.ask(f"chess_tablebase:load_tables({tables}), Out = ok",
           what="loading the tablebases")
 
 

@@ -16,7 +16,8 @@ import chess
 from engine.chess_io import board_term, checked_board
 from engine.prolog import BadInput, atom, session, string
 from engine.tablebases import Material, Store
-from engine.tablebases.material import MAX_PIECES, KINDS
+from engine.tablebases.material import MAX_PIECES
+from engine.tablebases.probe import material_of
 
 #: progress(what, done, total)
 Progress = Callable[[str, int, int], None]
@@ -50,11 +51,8 @@ def endgame_board(fen: str) -> chess.Board:
 
 def board_material(board: chess.Board) -> Material:
     """The material on ``board``, in its own colours."""
-    def side(colour):
-        return "".join(sorted((p.symbol().upper() for p in board.piece_map().values()
-                               if p.color == colour and p.piece_type != chess.KING),
-                              key=KINDS.index))
-    return Material(side(chess.WHITE), side(chess.BLACK))
+    return material_of([("w" if p.color == chess.WHITE else "b", p.symbol().upper())
+                        for p in board.piece_map().values()])
 
 
 def tables_for(material: Material, progress: Progress | None = None) -> list[tuple[str, str]]:
@@ -71,16 +69,22 @@ def tables_for(material: Material, progress: Progress | None = None) -> list[tup
     return sorted(seen.items())
 
 
+def tables_term(material: Material, progress: Progress | None = None) -> str:
+    """The Prolog list ``['KQKR'-File, ...]`` of :func:`tables_for`, as
+    ``chess_tablebase:load_tables/1`` takes it."""
+    return "[" + ", ".join(f"{atom(name)}-{string(path)}"
+                           for name, path in tables_for(material, progress)) + "]"
+
+
 def solve(fen: str, progress: Progress | None = None) -> dict:
     """The value of a FEN's position for the side to move and an optimal
     line in SAN until mate, stalemate, or a draw the tablebase makes
     certain."""
     board = endgame_board(fen)
     material = board_material(board)
-    tables = tables_for(material, progress)
-    listed = ",".join(f"{atom(name)}-{string(path)}" for name, path in tables)
+    tables = tables_term(material, progress)
     reply = session().ask(
-        f"{board_goal(board, 'Pos')}, chess_tablebase:solve_json([{listed}], Pos, Out)",
+        f"{board_goal(board, 'Pos')}, chess_tablebase:solve_json({tables}, Pos, Out)",
         what=f"solving {fen}", seconds=600)
     data = json.loads(reply)
     line, san = board.copy(), []

@@ -89,7 +89,7 @@ class _Builder:
         alike = 2 ** len(self.L.alike)      # alike pieces swapped: one position
         classes = {}
         for s in SIDES:
-            reps = self.representatives(s)
+            reps = self.reps[s]
             classes[s] = (reps, self.orbit[reps].astype(np.int64) // alike)
         return Solved(self.L, self.bytes(), classes)
 
@@ -110,28 +110,27 @@ class _Builder:
                 self.in_check[s][index] = checked
             for s in SIDES:
                 self.legal[s][index] = valid & ~self.in_check[other(s)][index]
+        self.reps = {s: np.nonzero(self.legal[s] & (self.canon == np.arange(L.size)))[0]
+                     for s in SIDES}
         for s in SIDES:
-            self.result[s][self.representatives(s)] = UNDECIDED
+            self.result[s][self.reps[s]] = UNDECIDED
         # Where an un-move lands: the canonical index of a legal position
         # with that side to move, -1 for none (one gather per un-move).
         self.landing = {s: np.where(self.legal[s][self.canon], self.canon, -1).astype(np.int32)
                         for s in SIDES}
 
-    def representatives(self, side: str) -> np.ndarray:
-        return np.nonzero(self.legal[side] & (self.canon == np.arange(self.L.size)))[0]
-
     # -- counting the moves of every position ----------------------------------
 
     def count_moves(self) -> None:
         for s in SIDES:
-            for chunk in _split(self.representatives(s)):
+            for chunk in _split(self.reps[s]):
                 parents, weights = self.predecessors(chunk, mover=other(s), weighted=True)
                 self.count[other(s)] += self.tally(parents, weights)
         for s in SIDES:
-            for chunk in _split(self.representatives(s)):
+            for chunk in _split(self.reps[s]):
                 self.moves_out_of_table(chunk, s)
         for s in SIDES:
-            reps = self.representatives(s)
+            reps = self.reps[s]
             stuck = reps[self.count[s][reps] == 0]
             self.result[s][stuck] = np.where(self.in_check[s][stuck], 0, STALEMATE)
 
@@ -194,7 +193,7 @@ class _Builder:
     # -- solving ---------------------------------------------------------------
 
     def solve(self) -> None:
-        total = sum(len(self.representatives(s)) for s in SIDES)
+        total = sum(len(self.reps[s]) for s in SIDES)
         last = self.last_pending_ply()
         done = int(sum((r == STALEMATE).sum() for r in self.result.values()))
         ply = 0
@@ -268,13 +267,11 @@ class _Builder:
 
     def bytes(self) -> np.ndarray:
         out = np.full((2, self.L.size), ILLEGAL, np.uint8)
-        everything = np.arange(self.L.size)
         for row, s in enumerate(SIDES):
-            legal = self.legal[s]
-            rep = legal & (self.canon == everything)
-            result = self.result[s]
-            out[row, rep] = np.where(result[rep] >= 0, result[rep] + 1, DRAW)
-            copies = legal & ~rep
+            reps, result = self.reps[s], self.result[s][self.reps[s]]
+            out[row, reps] = np.where(result >= 0, result + 1, DRAW)
+            copies = self.legal[s].copy()
+            copies[reps] = False
             out[row, copies] = out[row, self.canon[copies]]
         return out
 

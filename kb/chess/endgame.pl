@@ -30,7 +30,7 @@
             chess_board/3               % +Pos, -Turn, -Pieces
           ]).
 :- use_module(chess, [legal_move/3, move_uci/2, status/2, chess_board/4]).
-:- use_module(tablebase, [position_value/2, best_move/3, won_position/3]).
+:- use_module(tablebase, [position_value/2, value_moves/2, best_move/3, won_position/3]).
 
 /** <module> Any chess endgame of at most four pieces as an AL0 domain
 
@@ -183,9 +183,8 @@ perfect_reply(eg(P, D), M, eg(P1, D1)) :-
 optimal_moves(eg(P, _), N) :-
     position_value(P, V),
     P = pos(S, _, _),
-    (   S == w, V = win(Plies) -> N is (Plies + 1) // 2
-    ;   S == b, V = loss(Plies) -> N is Plies // 2
-    ).
+    (   S == w -> V = win(_) ; V = loss(_) ),
+    value_moves(V, N).
 
 %! optimal_move(+Pos, -Move, -Pos1) is semidet.  White's best move.
 optimal_move(Pos, Move, Pos1) :-

@@ -107,7 +107,7 @@ negated(draw, draw).
 negated(win(P), loss(P1)) :- P1 is P + 1.
 negated(loss(P), win(P1)) :- P1 is P + 1.
 
-%! value_moves(+Value, -Moves) is det.
+%! value_moves(+Value, -Moves) is semidet.
 %
 %  The moves to mate of a value: of the side that mates, counted from
 %  the side to move's move for a win, and of the opponent for a loss
@@ -133,10 +133,11 @@ best_moves(Pos, Best) :-
     keysort(Scored, Sorted),
     pairs_values(Sorted, Best).
 
-reply_score(_-Pos1, Key) :-
+% reply_score(+MovePos1, -Score): the opponent's score after the move,
+% so that the least comes first.
+reply_score(_-Pos1, Score) :-
     position_value(Pos1, Value),
-    score(Value, Score),
-    Key = Score.                        % the opponent's score: least first
+    score(Value, Score).
 
 %! best_move(+Pos, -Move, -Pos1) is semidet.
 %

@@ -83,22 +83,24 @@ oab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     (   Depth \== 0,
         ordered_successors(Game, Pos, Succs)
     ->  lower(Depth, Depth1),
-        oab_best(Succs, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
+        best_successor(Succs, oab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
     ;   Game:staticval(Pos, Val),
         Line = []
     ).
 
-% oab_best(+Succs, +Game, +Pos, +Alpha, +Beta, +Depth, +Best0, -Line, -Val):
-% Best0 is `none` or Line0-Val0, the best successor so far.
-oab_best([], _, _, _, _, _, Line-Val, Line, Val).
-oab_best([S|Ss], Game, Pos, Alpha, Beta, Depth, Best0, Line, Val) :-
-    oab(Game, S, Alpha, Beta, Depth, L1, V1),
+% best_successor(+Succs, +Search, +Game, +Pos, +Alpha, +Beta, +Depth,
+%                +Best0, -Line, -Val): searches the successors Succs of
+% Pos in turn with Search (oab or tab), narrowing the window, until one
+% cuts off; Best0 is `none` or Line0-Val0, the best successor so far.
+best_successor([], _, _, _, _, _, _, Line-Val, Line, Val).
+best_successor([S|Ss], Search, Game, Pos, Alpha, Beta, Depth, Best0, Line, Val) :-
+    call(Search, Game, S, Alpha, Beta, Depth, L1, V1),
     better(Game, Pos, Best0, L1-V1, Best),
     Best = _-BV,
     (   cut_off(Game, Pos, BV, Alpha, Beta)
     ->  Best = Line-Val
     ;   narrowed(Game, Pos, BV, Alpha, Beta, Alpha1, Beta1),
-        oab_best(Ss, Game, Pos, Alpha1, Beta1, Depth, Best, Line, Val)
+        best_successor(Ss, Search, Game, Pos, Alpha1, Beta1, Depth, Best, Line, Val)
     ).
 
 better(_, _, none, New, New) :- !.
@@ -155,7 +157,7 @@ tab_hit(Hit, Game, Pos, Key, Alpha0, Beta0, Depth, [Pos|Line], Val) :-
         ordered_successors(Game, Pos, Succs0)
     ->  first_move(Hit, Succs0, Succs),
         lower(Depth, Depth1),
-        tab_best(Succs, Game, Pos, Alpha, Beta, Depth1, none, Line, Val),
+        best_successor(Succs, tab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val),
         Line = [Best|_]
     ;   Game:staticval(Pos, Val),
         Line = [], Best = none,
@@ -187,17 +189,6 @@ first_move(first(Best), Succs0, [Best|Rest]) :-
     Best \== none,
     selectchk(Best, Succs0, Rest), !.
 first_move(_, Succs, Succs).
-
-tab_best([], _, _, _, _, _, Line-Val, Line, Val).
-tab_best([S|Ss], Game, Pos, Alpha, Beta, Depth, Best0, Line, Val) :-
-    tab(Game, S, Alpha, Beta, Depth, L1, V1),
-    better(Game, Pos, Best0, L1-V1, Best),
-    Best = _-BV,
-    (   cut_off(Game, Pos, BV, Alpha, Beta)
-    ->  Best = Line-Val
-    ;   narrowed(Game, Pos, BV, Alpha, Beta, Alpha1, Beta1),
-        tab_best(Ss, Game, Pos, Alpha1, Beta1, Depth, Best, Line, Val)
-    ).
 
 % bound(+Val, +Alpha, +Beta, -Bound): what a value found in the window
 % Alpha..Beta says of the position's value.
