@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from engine.search import search
+from engine.search import DECIDED, WON, search
 
 LINES = [0b000000111, 0b000111000, 0b111000000, 0b001001001,
          0b010010010, 0b100100100, 0b100010001, 0b001010100]
@@ -42,7 +42,20 @@ def successors(x: int, o: int, x_to_move: bool):
 
 
 def value(x: int, o: int) -> int:
-    return 100 if won(x) else -100 if won(o) else 0
+    """The value of a finished game (kb/search/outcomes.pl)."""
+    return WON if won(x) else -WON if won(o) else 0
+
+
+def farther(v):
+    """A value one ply before: a win or a loss one ply farther away."""
+    return v - 1 if v > DECIDED else v + 1 if v < -DECIDED else v
+
+
+def nearer(v):
+    """A window bound one ply later (the inverse of farther)."""
+    if abs(v) == float("inf"):
+        return v
+    return v + 1 if v > DECIDED else v - 1 if v < -DECIDED else v
 
 
 def py_minimax(x: int, o: int, x_to_move: bool, count: Counter) -> int:
@@ -51,7 +64,7 @@ def py_minimax(x: int, o: int, x_to_move: bool, count: Counter) -> int:
     if not succ:
         return value(x, o)
     vals = [py_minimax(a, b, not x_to_move, count) for a, b in succ]
-    return max(vals) if x_to_move else min(vals)
+    return farther(max(vals) if x_to_move else min(vals))
 
 
 def py_alphabeta(x, o, x_to_move, alpha, beta, count: Counter) -> int:
@@ -59,20 +72,21 @@ def py_alphabeta(x, o, x_to_move, alpha, beta, count: Counter) -> int:
     succ = successors(x, o, x_to_move)
     if not succ:
         return value(x, o)
-    best = -1000 if x_to_move else 1000
+    alpha, beta = nearer(alpha), nearer(beta)
+    best = -float("inf") if x_to_move else float("inf")
     for a, b in succ:
         v = py_alphabeta(a, b, not x_to_move, alpha, beta, count)
         if x_to_move:
             best = max(best, v)
             if best >= beta:
-                return best
+                break
             alpha = max(alpha, best)
         else:
             best = min(best, v)
             if best <= alpha:
-                return best
+                break
             beta = min(beta, best)
-    return best
+    return farther(best)
 
 
 def timed(fn):
@@ -114,7 +128,7 @@ def four(b: int) -> bool:
 
 def c4_value(x: int, o: int, won: int) -> int:
     if won:
-        return won * 1000
+        return won * WON
     if x | o == FULL:
         return 0
     lines = 0
@@ -131,7 +145,8 @@ def c4_alphabeta(x, o, x_to_move, won, depth, alpha, beta, count: Counter) -> in
     occupied = x | o
     if depth == 0 or won or occupied == FULL:
         return c4_value(x, o, won)
-    best = -10**9 if x_to_move else 10**9
+    alpha, beta = nearer(alpha), nearer(beta)
+    best = -float("inf") if x_to_move else float("inf")
     for c in range(W):
         shift = c * (H + 1)
         if occupied & (1 << (shift + H - 1)):
@@ -142,21 +157,22 @@ def c4_alphabeta(x, o, x_to_move, won, depth, alpha, beta, count: Counter) -> in
                              alpha, beta, count)
             best = max(best, v)
             if best >= beta:
-                return best
+                break
             alpha = max(alpha, best)
         else:
             v = c4_alphabeta(x, o | disc, True, -1 if four(o | disc) else 0, depth - 1,
                              alpha, beta, count)
             best = min(best, v)
             if best <= alpha:
-                return best
+                break
             beta = min(beta, best)
-    return best
+    return farther(best)
 
 
 def connect_four(depth: int = 8) -> None:
     count = Counter()
-    val, py = timed(lambda: c4_alphabeta(0, 0, True, 0, depth, -10**9, 10**9, count))
+    val, py = timed(lambda: c4_alphabeta(0, 0, True, 0, depth, -float("inf"), float("inf"),
+                                         count))
     print(f"\nConnect Four 7 x 6, empty board, depth {depth}")
     print(f"{'search':24} {'positions':>10} {'seconds':>8} {'pos/s':>10} {'value':>6}")
     print(f"{'python alpha-beta':24} {count.nodes:>10,} {py:>8.2f} "
@@ -186,7 +202,8 @@ def main() -> None:
         if algo == "minimax":
             val, secs = timed(lambda: py_minimax(0, 0, True, count))
         else:
-            val, secs = timed(lambda: py_alphabeta(0, 0, True, -1000, 1000, count))
+            val, secs = timed(lambda: py_alphabeta(0, 0, True, -float("inf"), float("inf"),
+                                                   count))
         assert (val, count.nodes) == (r.value, r.nodes), (val, count.nodes, r)
         rows.append((algo, r.nodes, r.seconds, secs))
     print(f"{'search':10} {'positions':>10} {'prolog s':>9} {'pos/s':>10} "

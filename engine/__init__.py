@@ -1,6 +1,8 @@
 """The runtime: the one place that talks to SWI-Prolog.
 
-- :func:`engine.search.search`: minimax and alpha-beta over a game KB;
+- :func:`engine.search.search`: minimax, alpha-beta and their refinements,
+  expectiminimax and MCTS over a game KB; :func:`engine.referee.match`: two
+  players against each other;
 - :func:`engine.tables.load_table` and :class:`engine.advice_play.AdvicePlayer`:
   advice tables, from a path or a string, checked, compiled and played;
 - :func:`engine.verify.verify`: a table over every start position;
@@ -12,9 +14,9 @@ says what it is in Prolog (``kb/README.md``). README.md shows the API at
 work on the shipped tables.
 """
 
-__all__ = ["search", "load_table", "AdvicePlayer"]
+__all__ = ["search", "match", "load_table", "AdvicePlayer"]
 
-_HOMES = {"search": "engine.search", "load_table": "engine.tables",
+_HOMES = {"search": "engine.search", "match": "engine.referee", "load_table": "engine.tables",
           "AdvicePlayer": "engine.advice_play"}
 
 

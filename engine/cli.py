@@ -71,12 +71,12 @@ def cmd_games(args) -> None:
 
 
 def cmd_search(args) -> None:
-    from engine.search import search
+    from engine.search import search, value_text
 
     if args.game is None and args.kb is None:
         raise BadInput("name a game (see `advice games`) or give --kb FILE.pl")
     result = search(args.game or "", args.position, args.algo, args.depth, kb_file=args.kb,
-                    budget=args.budget)
+                    budget=args.budget, seed=args.seed)
     for warning in result.warnings if not args.json else ():
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
@@ -85,9 +85,13 @@ def cmd_search(args) -> None:
     print(result.drawing)
     print()
     depth = "to the end" if result.depth is None else f"to depth {result.depth}"
-    print(f"{result.algo} {depth}: value {result.value}")
+    print(f"{result.algo} {depth}: value {value_text(result.value)}")
     if result.per_depth:
         print("positions per depth: " + ", ".join(f"{d}: {n:,}" for d, n in result.per_depth))
+    if result.children:
+        print("playouts per move: " + ", ".join(
+            f"{c['move']}: {c['visits']:,} ({c['reward'] / max(c['visits'], 1):.0%})"
+            for c in result.children))
     print(f"best move: {result.move or '(none: the game is over)'}")
     if result.moves:
         print(f"principal variation: {', '.join(result.moves)}")
@@ -95,16 +99,20 @@ def cmd_search(args) -> None:
 
 
 def cmd_play(args) -> None:
-    if not _names_a_game(args.game):
+    if args.kb is None and args.game is None:
+        raise BadInput("name a game (see `advice games`) or a table, or give --kb FILE.pl")
+    if args.kb is not None and args.game is not None:
+        raise BadInput(f"give a game ({args.game}) or --kb {args.kb}, not both")
+    if args.kb is None and not _names_a_game(args.game):
         args.table = args.game
         return cmd_play_table(args)
     from engine.play import play_game
     from engine.search import resolve_game
 
-    game = resolve_game(args.game)
+    game = resolve_game(args.game or "", args.kb)
     ask, say = _talk(args.json)
     record = play_game(game, human_is_max=(args.first == "human"), algo=args.algo,
-                       budget=args.budget,
+                       budget=args.budget, seed=args.seed,
                        depth=args.depth, position=args.position, ask=ask, say=say)
     if args.json:
         _print_json({"game": game.name, "moves": record.moves, "result": record.result})
@@ -179,6 +187,43 @@ def cmd_play_table(args) -> None:
           f"moves of the table{compare}")
     if args.svg:
         print(f"boards written to {args.svg}/")
+
+
+def cmd_match(args) -> None:
+    from engine.referee import match
+
+    if args.game is None and args.kb is None:
+        raise BadInput("name a game (see `advice games`) or give --kb FILE.pl")
+    if args.game is not None and args.kb is not None:
+        raise BadInput(f"give a game ({args.game}) or --kb {args.kb}, not both")
+    ask, say = _talk(args.json)
+    people = "human" in (args.first, args.second)
+    with _progress_bar(enabled=not args.json and not people and sys.stderr.isatty(),
+                       label="games") as progress:
+        result = match(args.game or "", args.first, args.second, games=args.games,
+                       seed=args.seed, kb_file=args.kb, position=args.position, ask=ask,
+                       say=say if people else (lambda _: None),
+                       progress=None if progress is None
+                       else (lambda done: progress(done, args.games)))
+    if args.json:
+        _print_json(result.as_dict())
+        return
+    print(f"{result.game}: {args.games} game{'s' if args.games != 1 else ''}, seed {args.seed}")
+    width = max(len("player"), *(len(score.player.spec) for score in result.players))
+    print(f"{'player':{width}} {'wins':>5} {'draws':>5} {'losses':>6} {'unfinished':>10} "
+          f"{'positions/move':>14} {'ms/move':>8}")
+    for score in result.players:
+        d = score.as_dict()
+        print(f"{d['player']:{width}} {d['wins']:>5} {d['draws']:>5} {d['losses']:>6} "
+              f"{d['unfinished']:>10} {d['positions_per_move']:>14,.0f} "
+              f"{d['ms_per_move']:>8.1f}")
+
+
+def _player_formats() -> str:
+    return ("players: human, random, minimax:DEPTH, alphabeta:DEPTH, id:MS (iterative "
+            "deepening, milliseconds a move), mcts:PLAYOUTS, expectiminimax:DEPTH (games of "
+            "chance), table:FILE.adv (an advice table whose domain reads the game's "
+            "positions, e.g. one of `advice tables`)")
 
 
 def cmd_check(args) -> None:
@@ -580,18 +625,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("games", cmd_games, "list the games")
 
-    p = add("search", cmd_search, "search a position with minimax or alpha-beta",
-            epilog_from=_position_formats)
+    p = add("search", cmd_search, "search a position with minimax, alpha-beta and their "
+            "refinements, expectiminimax or MCTS", epilog_from=_position_formats)
     p.add_argument("game", nargs="?", help="a game from `advice games`")
     p.add_argument("--kb", metavar="FILE.pl",
                    help="a game module of your own (moves/2, staticval/2, "
                    "max_to_move/1, min_to_move/1)")
     _search_options(p)
+    p.add_argument("--seed", type=int, help="for --algo mcts: the seed (default 0)")
 
     p = add("play", cmd_play, "play a game against the machine, or an advice table "
             "against a defender")
-    p.add_argument("game", help="a game from `advice games`, or a table: FILE.adv or a "
-                   "shipped table's name (`advice tables`; a game's name means the game)")
+    p.add_argument("game", nargs="?", help="a game from `advice games`, or a table: FILE.adv "
+                   "or a shipped table's name (`advice tables`; a game's name means the game)")
+    p.add_argument("--kb", metavar="FILE.pl", help="a game module of your own instead")
     p.add_argument("--first", choices=["human", "machine"], default="human",
                    help="games: who moves first")
     _search_options(p)
@@ -599,11 +646,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--defender", choices=["perfect", "random", "human"],
                    help="tables: who answers the table's moves (default: perfect where "
                    "the domain has its own perfect defender, else random)")
-    p.add_argument("--seed", type=int, default=0, help="the random defender's seed")
+    p.add_argument("--seed", type=int, default=0, help="the random defender's seed, and "
+                   "the seed of --algo mcts and of the dice")
     p.add_argument("--max-moves", type=int, default=100,
                    help="tables: stop after this many moves of the table")
     p.add_argument("--svg", metavar="DIR", help="tables: write one board picture per move")
     _mode_option(p)
+
+    p = add("match", cmd_match, "play two players against each other, N games, sides "
+            "alternating", epilog_from=_player_formats)
+    p.add_argument("game", nargs="?", help="a game from `advice games`")
+    p.add_argument("--kb", metavar="FILE.pl", help="a game module of your own instead")
+    p.add_argument("--first", required=True, metavar="PLAYER",
+                   help="the player who moves first in games 1, 3, 5, ...")
+    p.add_argument("--second", required=True, metavar="PLAYER", help="the other player")
+    p.add_argument("--games", type=int, default=2, help="how many games (default 2)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seeds random players, MCTS and dice (game i: SEED + i)")
+    p.add_argument("--position", help="the position every game starts from (default: "
+                   "the start)")
 
     p = add("check", cmd_check, "check an advice table against its knowledge base, or "
             "lint a game of your own (--kb)")
@@ -810,12 +871,16 @@ def _mode_option(p: argparse.ArgumentParser) -> None:
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--algo", choices=["minimax", "alphabeta", "ordered", "tt", "id"],
-                   default="alphabeta",
+    from engine.search import ALGORITHMS
+
+    p.add_argument("--algo", choices=ALGORITHMS, default="alphabeta",
                    help="the search: ordered is alpha-beta with move ordering, tt adds a "
-                   "transposition table, id is iterative deepening within --budget")
+                   "transposition table, quiescence searches noisy moves past --depth, "
+                   "id is iterative deepening within --budget, mcts is Monte Carlo tree "
+                   "search with --budget playouts, expectiminimax is for games of chance")
     p.add_argument("--budget", help="for --algo id: positions (e.g. 20000) or milliseconds "
-                   "(e.g. 500ms); default 100000 positions")
+                   "(e.g. 500ms), default 100000 positions; for --algo mcts: playouts, "
+                   "default 1000")
     p.add_argument("--depth", type=int, help="search depth (default: to the end)")
     p.add_argument("--position", help="the position to start from (default: the start)")
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.games import Game, run_job
-from engine.prolog import BadInput, LoadedKB, atom, string
-from engine.search import Start, load_game, search_from, start_of
+from engine.prolog import BadInput, LoadedKB, atom, integer, session, string
+from engine.search import Start, load_game, search_from, start_of, value_text
 
 
 @dataclass
@@ -36,6 +36,7 @@ def play_game(
     algo: str = "alphabeta",
     depth: int | None = None,
     budget: str | None = None,
+    seed: int = 0,
     position: str | None = None,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
@@ -46,13 +47,15 @@ def play_game(
     plays both). ``position`` is the start as the game reads it (None:
     its initial position). ``ask`` reads a person's move (the prompt is
     its argument); an illegal or malformed move is refused with the
-    reason and asked again. End of input abandons the game.
+    reason and asked again. End of input abandons the game. Where dice
+    decide (a game of chance), the referee rolls them, seeded by
+    ``seed``, as it seeds ``mcts``.
     """
     kb: LoadedKB = load_game(game)
     start = start_of(game, kb, position)
     record = PlayedGame()
     while True:
-        info = _position(game, kb, start)
+        info = turn(game, kb, start)
         pos = info["position"]
         say(info["drawing"])
         if info["over"]:
@@ -61,27 +64,42 @@ def play_game(
             return record
         max_moves = info["max_to_move"]
         side = "MAX" if max_moves else "MIN"
-        if human_is_max is not None and human_is_max == max_moves:
-            move = _human_move(game, kb, pos, f"{side} to move ({info['prompt']}): ", ask, say)
+        if info["chance"]:
+            nxt, label = _roll(game, kb, pos, seed + len(record.moves))
+            say(f"The dice: {label}")
+        elif human_is_max is not None and human_is_max == max_moves:
+            move = human_move(game, kb, pos, f"{side} to move ({info['prompt']}): ", ask, say)
             if move is None:
                 record.result = "abandoned"
                 return record
             nxt, label = move
         else:
-            result = search_from(game, kb, Start("term", pos), algo, depth, budget=budget)
+            result = search_from(game, kb, Start("term", pos), algo, depth, budget=budget,
+                                 seed=seed + len(record.moves) if algo == "mcts" else None)
             nxt, label = result.best, result.move
             say(f"{side} (machine) plays {label}   "
-                f"[value {result.value}, {result.nodes:,} positions]")
+                f"[value {value_text(result.value)}, {result.nodes:,} positions]")
         record.moves.append(label)
         start = Start("term", nxt)
 
 
-def _position(game: Game, kb: LoadedKB, start: Start) -> dict:
+def _roll(game: Game, kb: LoadedKB, pos: str, seed: int) -> tuple[str, str]:
+    """The position the dice give at ``pos`` and how they fell."""
+    session().use_module("search/referee.pl")
+    answer = run_job(f"referee:ply_job({atom(kb.module)}, {string(pos)}, random, "
+                     f"{integer(seed)}, Out)", what=f"rolling the dice of {game.name}")
+    return answer["position"], answer["move"]
+
+
+def turn(game: Game, kb: LoadedKB, start: Start) -> dict:
+    """The position ``start`` for the game loop (``turn_job``): its text,
+    drawing, side to move, whether the game is over (and its value) or
+    dice decide there (``chance``), and the prompt for a person."""
     return run_job(f"search_jobs:turn_job({atom(kb.module)}, {start.prolog()}, Out)",
                    what=f"reading a {game.name} position")
 
 
-def _human_move(game, kb, pos, prompt, ask, say) -> tuple[str, str] | None:
+def human_move(game, kb, pos, prompt, ask, say) -> tuple[str, str] | None:
     """The position after a person's move and the move, or None at end of input."""
     while True:
         try:

@@ -15,16 +15,52 @@ from typing import Literal
 from engine.games import SEARCH_INTERFACE, Game, find_game, run_job, student_game
 from engine.prolog import DEFAULT_SECONDS, BadInput, LoadedKB, atom, integer, session, string
 
-ALGORITHMS = ("minimax", "alphabeta", "ordered", "tt", "id")
+ALGORITHMS = ("minimax", "alphabeta", "ordered", "tt", "quiescence", "id", "mcts",
+              "expectiminimax")
 #: The budget of iterative deepening when none is given: positions.
 DEFAULT_BUDGET = "100000"
+#: The budget of Monte Carlo tree search when none is given: playouts.
+DEFAULT_PLAYOUTS = 1000
+#: The searches that need a depth, and those that take a budget instead.
+NEEDS_DEPTH = ("quiescence", "expectiminimax")
+BUDGETED = ("id", "mcts")
+
+#: What a search gives a position where MAX has won (kb/search/outcomes.pl):
+#: a win N plies away is worth WON - N, a loss -(WON - N); values beyond
+#: DECIDED in size are definite outcomes, the rest guesses.
+WON = 1_000_000_000
+DECIDED = 500_000_000
+
+
+def outcome_of(value: float) -> dict | None:
+    """What a search value says of how the game ends: ``{"winner":
+    "max" or "min", "plies": N}`` for a definite win, None for a guess or
+    a draw.
+
+    >>> outcome_of(999_999_997), outcome_of(-999_999_990), outcome_of(12)
+    ({'winner': 'max', 'plies': 3}, {'winner': 'min', 'plies': 10}, None)
+    """
+    if abs(value) <= DECIDED or abs(value) == float("inf"):
+        return None
+    return {"winner": "max" if value > 0 else "min", "plies": int(WON - abs(value))}
+
+
+def value_text(value: float) -> str:
+    """A search value for people: ``MAX wins in 3 plies`` for a definite
+    outcome, else the number."""
+    outcome = outcome_of(value)
+    if outcome is None:
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    plies = outcome["plies"]
+    return f"{outcome['winner'].upper()} wins in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 @dataclass(frozen=True)
 class SearchResult:
     """What a search found.
 
-    ``value`` is for MAX; ``best`` is the best successor position (None
+    ``value`` is for MAX (a definite win or loss, see :func:`outcome_of`,
+    or a guess); ``best`` is the best successor position (None
     at the end of the game) and ``move`` the move to it, for people;
     ``line`` is the principal variation, root first (positions as
     Prolog terms, written with ``~q``), and ``moves`` the moves along it,
@@ -50,15 +86,18 @@ class SearchResult:
     moves: tuple[str, ...] = ()
     drawing: str = ""
     per_depth: tuple[tuple[int, int], ...] = ()
+    children: tuple[dict, ...] = ()
 
     def as_dict(self) -> dict:
         """The result as plain data (for ``--json``)."""
         return {
             "game": self.game, "algo": self.algo, "depth": self.depth,
-            "position": self.position, "value": self.value, "move": self.move,
+            "position": self.position, "value": self.value,
+            "outcome": outcome_of(self.value), "move": self.move,
             "best": self.best, "line": list(self.line), "nodes": self.nodes,
             "seconds": self.seconds, "warnings": list(self.warnings),
             **({"per_depth": [list(p) for p in self.per_depth]} if self.algo == "id" else {}),
+            **({"children": list(self.children)} if self.algo == "mcts" else {}),
         }
 
 
@@ -111,6 +150,7 @@ def search(
     *,
     kb_file: str | None = None,
     budget: str | None = None,
+    seed: int | None = None,
     seconds: float = DEFAULT_SECONDS,
 ) -> SearchResult:
     """Search a position of a game and return a :class:`SearchResult`.
@@ -120,15 +160,19 @@ def search(
     ``position`` is written as the game reads it (None: the start);
     ``depth`` limits the search (None: to the end of the game). ``algo``
     is one of :data:`ALGORITHMS`: ``ordered`` is alpha-beta with move
-    ordering, ``tt`` adds a transposition table, ``id`` is iterative
+    ordering, ``tt`` adds a transposition table, ``quiescence`` searches
+    the game's noisy moves past ``depth``, ``expectiminimax`` searches a
+    game of chance to ``depth`` (both need one), ``id`` is iterative
     deepening within ``budget`` (``"500ms"`` or a number of positions,
-    default :data:`DEFAULT_BUDGET`). Raises :class:`BadInput` for a
-    position the game refuses or a bad algorithm, depth or budget.
+    default :data:`DEFAULT_BUDGET`) and ``mcts`` Monte Carlo tree search
+    with ``budget`` playouts (default :data:`DEFAULT_PLAYOUTS`) and
+    ``seed`` (default 0). Raises :class:`BadInput` for a position the
+    game refuses or a bad algorithm, depth, budget or seed.
     """
     g = resolve_game(game, kb_file)
     kb = load_game(g)
     return search_from(g, kb, start_of(g, kb, position), algo, depth, budget=budget,
-                       seconds=seconds)
+                       seed=seed, seconds=seconds)
 
 
 def budget_term(text: str) -> str:
@@ -150,19 +194,11 @@ def search_from(
     depth: int | None = None,
     *,
     budget: str | None = None,
+    seed: int | None = None,
     seconds: float = DEFAULT_SECONDS,
 ) -> SearchResult:
     """Search a loaded game (see :func:`load_game`) from ``start``."""
-    if algo not in ALGORITHMS:
-        raise BadInput(f"unknown algorithm {algo!r}: choose {', '.join(ALGORITHMS)}")
-    if depth is not None and depth < 1:
-        raise BadInput(f"--depth must be at least 1, not {depth}")
-    if budget is not None and algo != "id":
-        raise BadInput(f"--budget is for iterative deepening (--algo id), not {algo}")
-    if depth is not None and algo == "id":
-        raise BadInput("--depth is not for iterative deepening: it deepens until its "
-                       "--budget runs out")
-    goal_algo = f"id({budget_term(budget or DEFAULT_BUDGET)})" if algo == "id" else atom(algo)
+    goal_algo = _algorithm_term(algo, depth, budget, seed)
     data = run_job(
         f"search_jobs:search_job({atom(kb.module)}, {start.prolog()}, {goal_algo}, "
         f"{'inf' if depth is None else integer(depth)}, Out)",
@@ -176,7 +212,38 @@ def search_from(
         seconds=data["seconds"], moves=moves, drawing=data["drawing"],
         warnings=kb.warnings + tuple(_fault_warning(game, fault) for fault in data["faults"]),
         per_depth=tuple(tuple(p) for p in data.get("per_depth", ())),
+        children=tuple(data.get("children", ())),
     )
+
+
+def _algorithm_term(algo: str, depth: int | None, budget: str | None,
+                    seed: int | None) -> str:
+    """The Prolog term of a search (jobs.pl, search_job/5), its options
+    checked: one line of :class:`BadInput` for each misuse."""
+    if algo not in ALGORITHMS:
+        raise BadInput(f"unknown algorithm {algo!r}: choose {', '.join(ALGORITHMS)}")
+    if depth is not None and depth < 1:
+        raise BadInput(f"--depth must be at least 1, not {depth}")
+    if budget is not None and algo not in BUDGETED:
+        raise BadInput(f"--budget is for iterative deepening (--algo id) and Monte Carlo "
+                       f"tree search (--algo mcts), not {algo}")
+    if seed is not None and algo != "mcts":
+        raise BadInput(f"--seed is for Monte Carlo tree search (--algo mcts), not {algo}")
+    if depth is not None and algo in BUDGETED:
+        raise BadInput(f"--depth is not for {algo}: it searches until its --budget runs out")
+    if depth is None and algo in NEEDS_DEPTH:
+        raise BadInput(f"--algo {algo} needs a --depth")
+    if algo == "id":
+        return f"id({budget_term(budget or DEFAULT_BUDGET)})"
+    if algo == "mcts":
+        playouts = (budget or str(DEFAULT_PLAYOUTS)).strip()
+        if not playouts.isdigit() or int(playouts) < 1:
+            raise BadInput(f"--budget {budget!r}: Monte Carlo tree search takes a number of "
+                           "playouts, at least 1")
+        if seed is not None and seed < 0:
+            raise BadInput(f"--seed must be 0 or more, not {seed}")
+        return f"mcts({integer(int(playouts))}, {integer(seed or 0)})"
+    return atom(algo)
 
 
 def _fault_warning(game: Game, fault: dict) -> str:

@@ -11,7 +11,7 @@ from engine.games import BadInput
 from engine.prolog import (
     KBLoadError, PrologGoalError, SearchLimitError, atom, session, string,
 )
-from engine.search import search
+from engine.search import outcome_of, search
 
 DATA = Path(__file__).parent / "data"
 
@@ -77,13 +77,13 @@ def test_a_missing_file_is_named():
 
 def test_a_students_game_plugs_into_the_searches():
     r = search("", kb_file=str(DATA / "countdown.pl"), algo="minimax")
-    assert (r.position, r.value, r.best) == ("c(4,max)", 1, "c(3,min)")
+    assert (r.position, r.value, r.best) == ("c(4,max)", 999_999_997, "c(3,min)")
     assert r.nodes == 12  # T(n) = 1 + T(n-1) + T(n-2), T(1) = 2, T(0) = 1
 
 
 def test_a_students_position_is_read_not_run():
     r = search("", "c(2, max)", kb_file=str(DATA / "countdown.pl"), algo="alphabeta")
-    assert r.value == 1
+    assert outcome_of(r.value) == {"winner": "max", "plies": 1}
     for hostile in ["halt", "c(1, max)), halt, (x", "X"]:
         with pytest.raises(BadInput, match="malformed countdown position"):
             search("", hostile, kb_file=str(DATA / "countdown.pl"))

@@ -234,9 +234,9 @@ def test_version(capsys):
 
 
 @pytest.mark.parametrize(("command", "defaults"), [
-    ("search", ["--algo {minimax,alphabeta,ordered,tt,id}",
-                "iterative deepening within --budget (default: alphabeta)"]),
-    ("play", ["the random defender's seed (default: 0)",
+    ("search", ["--algo {minimax,alphabeta,ordered,tt,quiescence,id,mcts,expectiminimax}",
+                "expectiminimax is for games of chance (default: alphabeta)"]),
+    ("play", ["the seed of --algo mcts and of the dice (default: 0)",
               "stop after this many moves of the table (default: 100)",
               "games: who moves first (default: human)"]),
     ("verify", ["--defender random (default: 0)",

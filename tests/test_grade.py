@@ -116,11 +116,11 @@ def test_alphabeta(cli, tmp_path):
     ada = results_of(results["ada"])
     assert ada["the game"] == (2, (
         "pos([x,e,e, e,o,e, e,e,e], x): passed: minimax 0 (7,332 positions), "
-        "alphabeta 0 (844 positions)\n"
+        "alphabeta 0 (871 positions)\n"
         "pos([e,e,e, e,x,e, e,e,o], x): passed: minimax 0 (6,812 positions), "
-        "alphabeta 0 (1,560 positions)\n"
-        "pos([x,x,e, o,o,e, e,e,e], o): passed: minimax -1 (145 positions), "
-        "alphabeta -1 (23 positions)"))
+        "alphabeta 0 (1,815 positions)\n"
+        "pos([x,x,e, o,o,e, e,e,e], o): passed: minimax MIN wins in 1 ply (145 positions), "
+        "alphabeta MIN wins in 1 ply (23 positions)"))
     assert ada["alpha-beta values"] == (4, "alphabeta/5: 8 of 8 inputs answered right")
     bob = results_of(results["bob"])
     assert bob["test routine: alphabeta_visits_fewer"] == (0, "tests.pl:16: failed")

@@ -156,7 +156,7 @@ def test_check_kb_json(cli):
     (["krk", "--kb", "nim"], "give a table (krk) or --kb nim, not both"),
     (["krk", "--depth", "2"], "--depth: only for a game (--kb)"),
     ([], "name an advice table to check, or give --kb FILE.pl to lint a game"),
-    (["--kb", "chess"], "unknown game 'chess': the games are connect4, nim, tictactoe"),
+    (["--kb", "chess"], "unknown game 'chess': the games are connect4, nim, pig, tictactoe"),
     (["--kb", "nim", "--positions", "0"], "--positions must be at least 1, not 0"),
     (["--kb", "nim", "--position", "x"],
      "malformed nim position 'x': give the number of sticks, e.g. 21"),
@@ -240,7 +240,7 @@ def test_what_a_game_prints_stays_off_stdout(tmp_path, trusted):
          *(["--trusted"] if trusted else [])],
         capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["value"] == 1
+    assert json.loads(done.stdout)["outcome"]["winner"] == "max"
     assert "moving\n" in done.stderr
     assert ("loading\n" in done.stderr) == trusted
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.games import BadInput
-from engine.search import search
+from engine.search import outcome_of, search
 
 DATA = Path(__file__).parent / "data"
 
@@ -19,9 +19,9 @@ def test_tictactoe_minimax_visits_the_whole_tree():
     assert len(r.line) == 10  # a draw fills the board
 
 
-def test_tictactoe_alphabeta_prunes_to_18297():
+def test_tictactoe_alphabeta_prunes_to_20866():
     r = search("tictactoe", algo="alphabeta")
-    assert (r.value, r.nodes) == (0, 18_297)
+    assert (r.value, r.nodes) == (0, 20_866)
     assert r.best == "ttt(1,0,o)"
 
 
@@ -32,13 +32,15 @@ def test_depth_limited_alphabeta_uses_the_static_value():
 
 def test_a_won_position_is_found():
     r = search("tictactoe", "xx.oo....", algo="minimax")
-    assert (r.value, r.move) == (100, "X on 3")
+    assert (r.value, r.move) == (999_999_999, "X on 3")
+    assert outcome_of(r.value) == {"winner": "max", "plies": 1}
 
 
 @pytest.mark.parametrize("sticks", range(1, 22))
 def test_nim_value_follows_the_mod4_rule(sticks):
     r = search("nim", str(sticks), algo="alphabeta")
-    assert r.value == (-100 if sticks % 4 == 1 else 100)
+    winner = outcome_of(r.value)["winner"]
+    assert winner == ("min" if sticks % 4 == 1 else "max")
 
 
 @pytest.mark.parametrize("sticks", [2, 3, 4, 6, 7, 8, 10])
@@ -57,7 +59,7 @@ def test_nim_depth_limited_search_agrees_with_the_rule():
 @pytest.mark.parametrize(
     ("game", "position", "message"),
     [
-        ("chess", None, "unknown game 'chess': the games are connect4, nim, tictactoe"),
+        ("chess", None, "unknown game 'chess': the games are connect4, nim, pig, tictactoe"),
         ("tictactoe", "xxxx.....", "X moves first"),
         ("tictactoe", "x", "malformed tic-tac-toe position 'x'"),
         ("nim", "many", "malformed nim position 'many'"),
@@ -74,21 +76,22 @@ def test_cli_search_json(cli):
     data = run.json()
     assert {k: data[k] for k in ("game", "algo", "value", "move", "nodes")} == {
         "game": "tictactoe", "algo": "alphabeta", "value": 0, "move": "X on 1",
-        "nodes": 18_297,
+        "nodes": 20_866,
     }
+    assert data["outcome"] is None
     assert data["seconds"] > 0
 
 
 def test_cli_search_for_people(cli):
     run = cli("search", "nim", "--position", "13", "--algo", "minimax")
     assert run.code == 0
-    assert "value -100" in run.out
+    assert "value MIN wins in 7 plies" in run.out
     assert "principal variation: take 1, take 3" in run.out
 
 
 def test_cli_lists_games(cli):
     run = cli("games", "--json")
-    assert [g["name"] for g in run.json()["games"]] == ["connect4", "nim", "tictactoe"]
+    assert [g["name"] for g in run.json()["games"]] == ["connect4", "nim", "pig", "tictactoe"]
 
 
 @pytest.mark.parametrize(
@@ -151,6 +154,8 @@ def test_cli_lists_games_for_people(cli):
     assert run.out == (
         "connect4     Connect Four on a board of up to 7 x 6 (7 x 6 by default)\n"
         "nim          One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses\n"
+        "pig          Pig: roll a die to build a turn total and hold to bank it; a 1 loses "
+        "it; first to 10 (or the target given) wins\n"
         "tictactoe    Tic-tac-toe: X moves first; three in a line wins\n"
     )
 
@@ -227,3 +232,20 @@ def test_play_prompts_come_from_the_game():
                   say=lambda _: None)
     assert prompts[0] == "MIN to move (free squares: 1 2 3 4 6 7 8 9): "
     assert prompts[1] == "MIN to move (free squares: 2 4 6 7 8 9): "
+
+
+@pytest.mark.parametrize("algo", ["minimax", "alphabeta", "ordered", "tt"])
+def test_a_sooner_win_beats_a_later_one(algo):
+    # X on 1 and 4, O on 5 and 9: X on 2 wins too (two threats at once),
+    # but X on 7 wins at once; with values that only say "won", X on 2,
+    # the first of the winning moves, was chosen
+    r = search("tictactoe", "x..xo...o", algo=algo)
+    assert (r.move, outcome_of(r.value)) == ("X on 7", {"winner": "max", "plies": 1})
+
+
+@pytest.mark.parametrize("algo", ["minimax", "alphabeta", "ordered", "tt"])
+def test_a_later_loss_beats_a_sooner_one(algo):
+    # X on 1 and 4, O on 7 and 8: X loses whatever it does, at once after
+    # X on 2 (the first move); X on 9 makes O play on
+    r = search("tictactoe", "x..x..oo.", algo=algo)
+    assert (r.move, outcome_of(r.value)) == ("X on 9", {"winner": "min", "plies": 4})

@@ -64,10 +64,10 @@ def test_the_reference_solver(width, height, true_value):
 
 
 @pytest.mark.parametrize(("algo", "board", "value", "nodes"), [
-    ("alphabeta", "4x4:", 0, 62_889),
-    ("ordered", "4x4:", 0, 65_893),     # on 4 x 4 ordering alone does not pay
-    ("tt", "4x4:", 0, 17_859),
-    ("tt", "5x4:", 0, 143_528),
+    ("alphabeta", "4x4:", 0, 72_271),
+    ("ordered", "4x4:", 0, 66_127),
+    ("tt", "4x4:", 0, 17_906),
+    ("tt", "5x4:", 0, 146_854),
 ])
 def test_connect_four_small_boards_get_their_true_value(algo, board, value, nodes):
     r = search("connect4", board, algo=algo)
@@ -77,7 +77,7 @@ def test_connect_four_small_boards_get_their_true_value(algo, board, value, node
 
 
 @pytest.mark.parametrize(("algo", "nodes"), [
-    ("minimax", 549_946), ("alphabeta", 18_297), ("ordered", 3_052), ("tt", 848)])
+    ("minimax", 549_946), ("alphabeta", 20_866), ("ordered", 3_126), ("tt", 856)])
 def test_tictactoe_gets_its_true_value_from_every_exact_search(algo, nodes):
     r = search("tictactoe", algo=algo)
     assert (r.value, r.nodes) == (0, nodes)
@@ -87,8 +87,9 @@ def test_ordering_and_the_table_visit_fewer_positions():
     ab = search("tictactoe", algo="alphabeta").nodes
     assert search("tictactoe", algo="ordered").nodes < ab
     assert search("tictactoe", algo="tt").nodes < search("tictactoe", algo="ordered").nodes
-    assert search("connect4", "4x4:", algo="tt").nodes < \
-        search("connect4", "4x4:", algo="alphabeta").nodes
+    c4_ab = search("connect4", "4x4:", algo="alphabeta").nodes
+    assert search("connect4", "4x4:", algo="ordered").nodes < c4_ab
+    assert search("connect4", "4x4:", algo="tt").nodes < c4_ab
 
 
 def test_iterative_deepening_reports_each_depth():
@@ -113,10 +114,16 @@ def test_a_time_budget_gives_a_move():
 @pytest.mark.parametrize(("args", "message"), [
     (["--algo", "id", "--budget", "0"], "--budget '0': give a number of positions (e.g. "
      "20000) or of milliseconds (e.g. 500ms), at least 1"),
-    (["--algo", "tt", "--budget", "100"], "--budget is for iterative deepening (--algo id), "
-     "not tt"),
-    (["--algo", "id", "--depth", "3"], "--depth is not for iterative deepening: it deepens "
-     "until its --budget runs out"),
+    (["--algo", "tt", "--budget", "100"], "--budget is for iterative deepening (--algo id) "
+     "and Monte Carlo tree search (--algo mcts), not tt"),
+    (["--algo", "id", "--depth", "3"], "--depth is not for id: it searches until its --budget "
+     "runs out"),
+    (["--algo", "mcts", "--budget", "500ms"], "--budget '500ms': Monte Carlo tree search takes "
+     "a number of playouts, at least 1"),
+    (["--algo", "mcts", "--seed", "-1"], "--seed must be 0 or more, not -1"),
+    (["--algo", "alphabeta", "--seed", "3"], "--seed is for Monte Carlo tree search (--algo "
+     "mcts), not alphabeta"),
+    (["--algo", "quiescence"], "--algo quiescence needs a --depth"),
 ])
 def test_bad_budgets_are_refused(cli, args, message):
     run = cli("search", "connect4", *args)
@@ -136,3 +143,31 @@ def test_connect_four_reads_and_shows_positions(cli):
     bad = cli("search", "connect4", "--position", "4x4:11111")
     assert (bad.code, bad.err) == (2, "advice: error: '4x4:11111' is not a game: column 1 "
                                    "cannot be played there\n")
+
+
+def test_quiescence_sees_a_threat_past_the_depth_limit(cli):
+    # o has 1, 2, 3 on the bottom row; at depth 1 alpha-beta plays 5, past
+    # which o wins on 4
+    plain = search("connect4", "53513732", algo="alphabeta", depth=1)
+    quiet = search("connect4", "53513732", algo="quiescence", depth=1)
+    assert (plain.move, plain.value, plain.nodes) == ("5", 42, 8)
+    assert (quiet.move, quiet.value, quiet.nodes) == ("4", 39, 14)
+    data = cli("search", "connect4", "--position", "53513732", "--algo", "quiescence",
+               "--depth", "1", "--json").json()
+    assert (data["move"], data["nodes"]) == ("4", 14)
+
+
+def test_mcts_from_the_command_line_is_seeded(cli):
+    args = ("search", "connect4", "--position", "121212", "--algo", "mcts", "--budget", "200",
+            "--seed", "7", "--json")
+    first, again = cli(*args).json(), cli(*args).json()
+    assert first == {**again, "seconds": first["seconds"]}
+    assert first["move"] == "1"                               # four up column 1
+    assert sum(c["visits"] for c in first["children"]) == 200
+    assert first["nodes"] == again["nodes"]
+
+
+def test_expectiminimax_from_the_command_line(cli):
+    data = cli("search", "pig", "--position", "target 6", "--algo", "expectiminimax",
+               "--depth", "8", "--json").json()
+    assert (data["move"], data["nodes"]) == ("roll", 887)

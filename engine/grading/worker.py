@@ -22,6 +22,7 @@ from engine.grading.assignment import (
 from engine.prolog import (
     DEFAULT_SECONDS, EngineError, KBLoadError, atom, current_limits, integer, session, string,
 )
+from engine.search import value_text
 from engine.workers import heartbeat
 
 #: failures shown in a test's output (the rest are counted)
@@ -223,7 +224,7 @@ class _Grader:
         for case in answer["positions"]:
             problems = _search_problems(case, point.fewer)
             passed += not problems
-            values = ", ".join(f"{r['algo']} {r['value']} ({r['nodes']:,} positions)"
+            values = ", ".join(f"{r['algo']} {value_text(r['value'])} ({r['nodes']:,} positions)"
                                for r in case["results"] if r["why"] == "")
             lines.append(f"{case['position']}: {'passed' if not problems else 'failed'}"
                          f"{': ' + values if values else ''}")
@@ -254,7 +255,8 @@ def _search_problems(case: dict, fewer: bool) -> list[str]:
     if case["why"]:
         return [case["why"]]
     problems = [r["why"] for r in case["results"] if r["why"]]
-    problems += [f"{r['algo']} finds the value {r['value']}; it is {case['expected']}"
+    problems += [f"{r['algo']} finds the value {value_text(r['value'])}; it is "
+                 f"{value_text(case['expected'])}"
                  for r in case["results"] if not r["why"] and r["value"] != case["expected"]]
     nodes = {r["algo"]: r["nodes"] for r in case["results"] if not r["why"]}
     if fewer and len(nodes) == 2 and nodes["alphabeta"] >= nodes["minimax"]:

@@ -4,6 +4,8 @@
             staticval/2,                % +Pos, -Val
             max_to_move/1,              % +Pos
             min_to_move/1,              % +Pos
+            game_over/1,                % +Pos
+            noisy_moves/2,              % +Pos, -PosList
             game_description/1,         % -Text
             empty_board/3,              % +Width, +Height, -Pos
             drop/3,                     % +Pos, +Column, -Pos1
@@ -90,6 +92,34 @@ drops(Pos, C, Succs) :-
         ),
         drops(Pos, C1, Rest)
     ).
+
+%!  game_over(+Pos) is semidet.
+%
+%   The game is over in Pos: a side has won, or the board is full (what
+%   the searches ask at their depth limit, faster than moves/2).
+
+game_over(c4(_, _, _, _, _, won(_))) :- !.
+game_over(c4(W, H, X, O, _, on)) :-
+    board_mask(W, H, Board),
+    X \/ O =:= Board.
+
+%!  noisy_moves(+Pos, -PosList) is det.
+%
+%   The moves that quiescence search looks at beyond the depth limit:
+%   the drops that win at once and those that block a four the other
+%   side would make there next; [] in a quiet position (and once the
+%   game is over).
+
+noisy_moves(Pos, Succs) :-
+    Pos = c4(W, _, _, _, _, _),
+    Last is W - 1,
+    findall(Succ, ( between(0, Last, C), drop(Pos, C, Succ), noisy_drop(Pos, C, Succ) ),
+            Succs).
+
+noisy_drop(_, _, c4(_, _, _, _, _, won(_))) :- !.
+noisy_drop(c4(W, H, X, O, Mover, on), C, _) :-
+    other(Mover, Them),
+    drop(c4(W, H, X, O, Them, on), C, c4(_, _, _, _, _, won(Them))).
 
 %!  drop(+Pos, +Column, -Pos1) is semidet.
 %

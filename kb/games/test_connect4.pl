@@ -59,4 +59,13 @@ test(move_label) :-
 test(bad_size, [error(domain_error(position_text, "8x6"), _)]) :-
     played("8x6:", _).
 
+test(game_over_on_a_win_or_a_full_board) :-
+    played("1122334", Won),
+    assertion(game_over(Won)),
+    played("4x4:1234123443214321", Full),
+    assertion(Full = c4(_, _, _, _, _, on)),
+    assertion(game_over(Full)),
+    played("4x4:123412344321432", Open),
+    assertion(\+ game_over(Open)).
+
 :- end_tests(connect4).

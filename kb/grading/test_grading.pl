@@ -92,10 +92,10 @@ test(values_and_positions_visited) :-
     search(search([typed("5")], [minimax, alphabeta], inf), A),
     A.positions = [Five],
     assertion(Five.position == "5"),
-    assertion(Five.expected == -100),
+    assertion(Five.expected == -999999997),
     Five.results = [Minimax, Alphabeta],
-    assertion(Minimax.value == -100),
-    assertion(Alphabeta.value == -100),
+    assertion(Minimax.value == -999999997),
+    assertion(Alphabeta.value == -999999997),
     assertion(Minimax.nodes == 28),
     assertion(Alphabeta.nodes == 25).
 

@@ -26,6 +26,9 @@ what people see of them. A job that refuses a person's text answers
 :- use_module('../job_io').
 :- use_module(search).
 :- use_module(refined).
+:- use_module(chance, [expectiminimax_pv/4]).
+:- use_module(mcts, [mcts/3]).
+:- use_module(outcomes, [value_outcome/2]).
 :- use_module(game_io).
 :- use_module(lint).
 
@@ -55,15 +58,21 @@ game_json(Name-game(File, Module), json([name=Name, description=Text, file=File]
 %   Searches from Start (see the module comment) with Algo to MaxDepth
 %   (an integer or `inf`). Algo is `minimax`, `alphabeta`, `ordered`
 %   (alpha-beta with move ordering), `tt` (with ordering and a
-%   transposition table) or `id(Budget)` (iterative deepening within
-%   Budget, `positions(N)` or `ms(N)`; MaxDepth is not used). Json holds
+%   transposition table), `quiescence` (alpha-beta with quiescence search
+%   at the depth limit), `expectiminimax` (games of chance), `id(Budget)`
+%   (iterative deepening within Budget, `positions(N)` or `ms(N)`) or
+%   `mcts(Playouts, Seed)` (Monte Carlo tree search; for these two
+%   MaxDepth is not used). Json holds
 %   position (the root, `~q`), drawing (the root for people), value,
 %   line (the principal variation, root first, `~q`), moves (the moves
 %   along it, for people), nodes (positions visited), seconds, faults:
 %   what lint:root_faults/3 finds at the root and its successors (each as
 %   lint:fault_json/3 writes it), which make the value wrong; and for
 %   iterative deepening `depth` (the deepest completed) and `per_depth`
-%   (`[Depth, Visited]` pairs).
+%   (`[Depth, Visited]` pairs); for MCTS `children` (each root successor's
+%   `move`, `visits` and `reward`, the total reward of its playouts for
+%   the side to move, 1 a win and 0.5 a draw; the value is the chosen
+%   successor's mean reward for MAX, from -1, a loss, to 1, a win).
 
 search_job(Game, Start, Algo, MaxDepth, Json) :-
     answer(search_answer(Game, Start, Algo, MaxDepth), Json).
@@ -96,10 +105,30 @@ run(tt, Game, Pos, MaxDepth, Line, Val, []) :-
     clear_table,
     tt_alphabeta_pv(Game:Pos, MaxDepth, Line, Val),
     clear_table.
+run(quiescence, Game, Pos, MaxDepth, Line, Val, []) :-
+    quiescence_pv(Game:Pos, MaxDepth, Line, Val).
+run(expectiminimax, Game, Pos, MaxDepth, Line, Val, []) :-
+    expectiminimax_pv(Game:Pos, MaxDepth, Line, Val).
 run(id(Budget), Game, Pos, _, Line, Val, [depth=Depth, per_depth=Pairs]) :-
     iterative_deepening(Game:Pos, Budget, id(Depth, Line, Val, PerDepth)),
     clear_table,
-    maplist([D-N, [D, N]]>>true, PerDepth, Pairs).
+    maplist(pair_list, PerDepth, Pairs).
+run(mcts(Playouts, Seed), Game, Pos, _, Line, Val, [children=Children]) :-
+    (   mcts(Game:Pos, [playouts(Playouts), seed(Seed)], mcts(Best, Stats))
+    ->  Line = [Pos, Best],
+        memberchk(Best-stats(N, R), Stats),
+        Mean is R / max(N, 1),                  % for the side to move
+        (   Game:max_to_move(Pos) -> Val is 2 * Mean - 1 ; Val is 1 - 2 * Mean ),
+        maplist(child_json(Game, Pos), Stats, Children)
+    ;   Line = [Pos],                       % the game is over at Pos
+        Game:staticval(Pos, Val),
+        Children = []
+    ).
+
+pair_list(D-N, [D, N]).
+
+child_json(Game, Pos, Succ-stats(N, R), json([move=Move, visits=N, reward=R])) :-
+    game_move_label(Game, Pos, Succ, Move).
 
 % labels(+Line, +Game, -Moves): the moves between consecutive positions.
 labels([Pos, Pos1|Line], Game, [Move|Moves]) :- !,
@@ -110,7 +139,8 @@ labels(_, _, []).
 %!  turn_job(+Game, +Start, -Json) is det.
 %
 %   Json describes the position Start (see the module comment): position
-%   (`~q`), drawing (for people), max_to_move, over (no move is left),
+%   (`~q`), drawing (for people), max_to_move, chance (dice decide there:
+%   the game's chance_moves/2), over (no move is left),
 %   value (the static value once the game is over, else null) and prompt
 %   (how a person moves there, null once the game is over).
 
@@ -118,12 +148,13 @@ turn_job(Game, Start, Json) :-
     answer(turn_answer(Game, Start), Json).
 
 turn_answer(Game, Start, json([position=Text, drawing=Drawing,
-                               max_to_move=Max, over=Over,
+                               max_to_move=Max, chance=Chance, over=Over,
                                value=Val, prompt=Prompt])) :-
     start(Start, Game, Pos),
     term_text(Pos, Text),
     game_drawing(Game, Pos, Drawing),
     truth(Game:max_to_move(Pos), Max),
+    truth(( current_predicate(Game:chance_moves/2), Game:chance_moves(Pos, _) ), Chance),
     (   Game:moves(Pos, [_|_])
     ->  Over = @(false), Val = @(null),
         game_move_prompt(Game, Pos, Prompt)

@@ -2,6 +2,7 @@
           [ ordered_alphabeta_pv/6,     % :Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val
             tt_alphabeta_pv/4,          % :Pos, +MaxDepth, -Line, -Val
             iterative_deepening/3,      % :Pos, +Budget, -Result
+            quiescence_pv/4,            % :Pos, +MaxDepth, -Line, -Val
             ordered_successors/3,       % +Game, +Pos, -Succs
             clear_table/0
           ]).
@@ -9,6 +10,7 @@
 :- use_module(library(pairs)).
 :- use_module(library(apply)).
 :- use_module(search, [visit/0, visited/1, reset_visited/0, with_budget/2]).
+:- use_module(outcomes, [leaf_value/4, leaf_value/5, farther/2, nearer/2]).
 
 /** <module> Alpha-beta refined: move ordering, a transposition table, iterative deepening
 
@@ -28,7 +30,11 @@ min_to_move/1; kb/README.md, "Game-tree search"):
     positions with the same key are never confused;
   - **iterative deepening**: depth 1, 2, ... until a budget of positions
     or milliseconds runs out, keeping the table between depths, so that
-    the best line of one depth is searched first at the next.
+    the best line of one depth is searched first at the next;
+  - **quiescence search**: at the depth limit, a position the game calls
+    noisy (`noisy_moves(+Pos, -Succs)` gives successors, e.g. captures or
+    the answers to a threat) is searched further along those moves only,
+    until every line ends in a quiet position.
 
 Every search counts the positions it visits as search.pl does (visited/1
 after reset_visited/0); ordering by static value evaluates successors
@@ -37,6 +43,7 @@ without counting them as visited.
 
 :- meta_predicate
     ordered_alphabeta_pv(:, +, +, +, -, -),
+    quiescence_pv(:, +, -, -),
     tt_alphabeta_pv(:, +, -, -),
     iterative_deepening(:, +, -).
 
@@ -57,7 +64,7 @@ clear_table :-
 %   Pos is over.
 
 ordered_successors(Game, Pos, Succs) :-
-    (   predicate_property(Game:order_moves(_, _), defined)
+    (   current_predicate(Game:order_moves/2)
     ->  Game:order_moves(Pos, Succs)
     ;   Game:moves(Pos, Succs0),
         map_list_to_pairs(static_key(Game, Pos), Succs0, Keyed),
@@ -84,17 +91,22 @@ oab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
         ordered_successors(Game, Pos, Succs)
     ->  lower(Depth, Depth1),
         best_successor(Succs, oab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
-    ;   Game:staticval(Pos, Val),
+    ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 
 % best_successor(+Succs, +Search, +Game, +Pos, +Alpha, +Beta, +Depth,
 %                +Best0, -Line, -Val): searches the successors Succs of
-% Pos in turn with Search (oab or tab), narrowing the window, until one
+% Pos in turn with Search (oab, tab, qab or quiet), narrowing the window, until one
 % cuts off; Best0 is `none` or Line0-Val0, the best successor so far.
+% Values and the window are Pos's (outcomes.pl): a successor is searched
+% in the window one ply nearer, and its value taken one ply farther.
 best_successor([], _, _, _, _, _, _, Line-Val, Line, Val).
 best_successor([S|Ss], Search, Game, Pos, Alpha, Beta, Depth, Best0, Line, Val) :-
-    call(Search, Game, S, Alpha, Beta, Depth, L1, V1),
+    nearer(Alpha, AlphaS),
+    nearer(Beta, BetaS),
+    call(Search, Game, S, AlphaS, BetaS, Depth, L1, VS),
+    farther(VS, V1),
     better(Game, Pos, Best0, L1-V1, Best),
     Best = _-BV,
     (   cut_off(Game, Pos, BV, Alpha, Beta)
@@ -121,6 +133,46 @@ narrowed(Game, Pos, V, Alpha, Beta, Alpha1, Beta1) :-
 
 lower(inf, inf) :- !.
 lower(D, D1) :- D1 is D - 1.
+
+%!  quiescence_pv(:Pos, +MaxDepth, -Line, -Val) is det.
+%
+%   Alpha-beta to MaxDepth (an integer) whose positions at the depth
+%   limit are valued by quiescence search: where the game's
+%   `noisy_moves/2` gives successors, the side to move takes the better
+%   of its static value (it "stands pat") and the noisy moves, each
+%   searched the same way, with no depth limit: noisy moves must come to
+%   an end. Without noisy_moves/2 every position is quiet (plain
+%   alpha-beta). Line runs through the noisy moves searched.
+
+quiescence_pv(Game:Pos, MaxDepth, Line, Val) :-
+    must_be(nonneg, MaxDepth),
+    qab(Game, Pos, -1.0Inf, 1.0Inf, MaxDepth, Line, Val).
+
+qab(Game, Pos, Alpha, Beta, 0, Line, Val) :- !,
+    quiet(Game, Pos, Alpha, Beta, 0, Line, Val).
+qab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
+    visit,
+    (   Game:moves(Pos, Succs),
+        Succs \== []
+    ->  Depth1 is Depth - 1,
+        best_successor(Succs, qab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
+    ;   leaf_value(Game, Pos, Depth, Val),
+        Line = []
+    ).
+
+quiet(Game, Pos, Alpha, Beta, _, [Pos|Line], Val) :-
+    visit,
+    leaf_value(Game, Pos, 0, Stand, Kind),
+    (   Kind == guess,
+        current_predicate(Game:noisy_moves/2),
+        Game:noisy_moves(Pos, Succs),
+        Succs \== [],
+        \+ cut_off(Game, Pos, Stand, Alpha, Beta)
+    ->  narrowed(Game, Pos, Stand, Alpha, Beta, Alpha1, Beta1),
+        best_successor(Succs, quiet, Game, Pos, Alpha1, Beta1, 0, []-Stand, Line, Val)
+    ;   Line = [],
+        Val = Stand
+    ).
 
 %!  tt_alphabeta_pv(:Pos, +MaxDepth, -Line, -Val) is det.
 %
@@ -159,9 +211,9 @@ tab_hit(Hit, Game, Pos, Key, Alpha0, Beta0, Depth, [Pos|Line], Val) :-
         lower(Depth, Depth1),
         best_successor(Succs, tab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val),
         Line = [Best|_]
-    ;   Game:staticval(Pos, Val),
+    ;   leaf_value(Game, Pos, Depth, Val, Kind),
         Line = [], Best = none,
-        (   Depth == 0, Game:moves(Pos, [_|_]) -> horizon ; true )
+        (   Kind == guess -> horizon ; true )
     ),
     nb_getval(search_horizon, H1),
     (   H1 =:= H0 -> Stored = inf ; Stored = Depth ),   % searched to the end
@@ -201,7 +253,7 @@ deep_enough(_, inf) :- !, fail.
 deep_enough(Stored, Depth) :- Stored >= Depth.
 
 key(Game, Pos, Key) :-
-    (   predicate_property(Game:position_key(_, _), defined)
+    (   current_predicate(Game:position_key/2)
     ->  Game:position_key(Pos, Key)
     ;   term_hash(Pos, Key)
     ).

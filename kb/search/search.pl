@@ -18,7 +18,15 @@ The searches work on any game module that exports Bratko's interface:
     * moves(+Pos, -PosList): the positions one move away; fails or
       gives [] when the game is over;
     * staticval(+Pos, -Val): the value of Pos for MAX;
-    * max_to_move(+Pos), min_to_move(+Pos): whose turn it is.
+    * max_to_move(+Pos), min_to_move(+Pos): whose turn it is;
+    * game_over(+Pos) (optional): the game is over in Pos, for a game
+      that can tell it faster than moves/2.
+
+Values know how a game ended (outcomes.pl): where the game is over, a
+position is worth a definite win, loss or draw, and a win in fewer
+plies is worth more than a win in more, a loss in more plies more than
+a loss in fewer, and every definite win more than every guess (the
+static value at the depth limit).
 
 The position argument is module-sensitive: call `minimax(ttt:Pos, B, V)`
 from outside, or plain `minimax(Pos, B, V)` from inside the game module.
@@ -49,6 +57,7 @@ themselves pay nothing for it.
     alphabeta_pv(:, +, +, +, -, -).
 
 :- use_module(lint, [diagnosing/2]).
+:- use_module(outcomes, [leaf_value/4, farther/2, nearer/2]).
 
 %!  reset_visited is det.
 %
@@ -149,8 +158,9 @@ mm(Game, Pos, Depth, [Pos|Line], Val) :-
         Game:moves(Pos, Succs),
         Succs \== []
     ->  lower(Depth, Depth1),
-        mm_best(Succs, Game, Depth1, Line, Val)
-    ;   Game:staticval(Pos, Val),
+        mm_best(Succs, Game, Depth1, Line, Val0),
+        farther(Val0, Val)
+    ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 
@@ -213,8 +223,11 @@ ab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
         Game:moves(Pos, Succs),
         Succs \== []
     ->  lower(Depth, Depth1),
-        bounded_best(Succs, Game, Alpha, Beta, Depth1, Line, Val)
-    ;   Game:staticval(Pos, Val),
+        nearer(Alpha, Alpha1),
+        nearer(Beta, Beta1),
+        bounded_best(Succs, Game, Alpha1, Beta1, Depth1, Line, Val0),
+        farther(Val0, Val)
+    ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 

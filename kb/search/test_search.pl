@@ -3,6 +3,7 @@
     Run: swipl -g run_tests -t halt kb/search/test_search.pl
 */
 :- use_module(search).
+:- use_module(outcomes).
 :- use_module(jobs).
 :- use_module(game_io).
 :- use_module('../games/tictactoe', []).
@@ -20,24 +21,24 @@ test(minimax_full_tree) :-
     assertion(Nodes == 549946).
 
 test(alphabeta_prunes) :-
-    visits(alphabeta(tictactoe:ttt(0, 0, x), -1000, 1000, Best, Val), Nodes),
+    visits(alphabeta(tictactoe:ttt(0, 0, x), -inf, inf, Best, Val), Nodes),
     assertion(Val == 0),
     assertion(Best == ttt(1, 0, o)),
-    assertion(Nodes == 18297).
+    assertion(Nodes == 20866).
 
 test(alphabeta_agrees_with_minimax, forall(member(P, [ttt(1,16,x), ttt(3,16,o), ttt(17,0,o)]))) :-
     minimax(tictactoe:P, _, V1),
-    alphabeta(tictactoe:P, -1000, 1000, _, V2),
+    alphabeta(tictactoe:P, -inf, inf, _, V2),
     assertion(V1 == V2).
 
 test(win_found) :-
     % X on 1 and 2, O on 4 and 5, X to move: X on 3 wins
-    alphabeta(tictactoe:ttt(3, 24, x), -1000, 1000, Best, Val),
-    assertion(Val == 100),
+    alphabeta(tictactoe:ttt(3, 24, x), -inf, inf, Best, Val),
+    assertion(value_outcome(Val, win(max, 1))),
     assertion(Best == ttt(7, 24, o)).
 
 test(depth_limited_uses_staticval) :-
-    visits(alphabeta(tictactoe:ttt(0, 0, x), -1000, 1000, Best, Val, 1), Nodes),
+    visits(alphabeta(tictactoe:ttt(0, 0, x), -inf, inf, Best, Val, 1), Nodes),
     assertion(Nodes == 10),
     assertion(Best == ttt(16, 0, o)),      % the centre opens four lines
     assertion(Val == 4).
@@ -52,9 +53,40 @@ test(nim_mod4, forall(between(1, 13, N))) :-
 test(pv_ends_at_game_end) :-
     minimax_pv(nim:nim(5, max), inf, Line, Val),
     assertion(Line == [nim(5,max), nim(4,min), nim(1,max), nim(0,min)]),
-    assertion(Val == -100).
+    assertion(value_outcome(Val, win(min, 3))).
+
+test(a_definite_win_beats_every_guess, forall(member(Search, [minimax_pv, alphabeta_pv]))) :-
+    % at depth 1 the lure's static value is far above the win's
+    (   Search == minimax_pv
+    ->  minimax_pv(lure:start, 1, [_, Best], Val)
+    ;   alphabeta_pv(lure:start, -inf, inf, 1, [_, Best], Val)
+    ),
+    assertion(Best == won),
+    assertion(value_outcome(Val, win(max, 1))).
+
+test(a_guess_beats_a_definite_loss) :-
+    minimax_pv(lure:lost_or_lure, 1, [_, Best], Val),
+    assertion(Best == lure),
+    assertion(Val == 1000000).
 
 :- end_tests(search).
+
+% A game that lures a search that confuses a guess with an outcome: from
+% start MAX wins at once (staticval 1) or plays on to the lure, whose
+% static value is a million.
+lure:moves(start, [lure, won]).
+lure:moves(lost_or_lure, [lost, lure]).
+lure:moves(lure, [start]).
+lure:max_to_move(start).
+lure:max_to_move(lost_or_lure).
+lure:min_to_move(lure).
+lure:min_to_move(won).
+lure:min_to_move(lost).
+lure:staticval(won, 1).
+lure:staticval(lost, -1).
+lure:staticval(lure, 1000000).
+lure:staticval(start, 0).
+lure:staticval(lost_or_lure, 0).
 
 % A student's game that declares nothing for people: a counter from N;
 % each move subtracts 1 or 2; whoever reaches 0 wins.
@@ -131,11 +163,12 @@ test(games_are_found_by_reading) :-
     findall(Name-Text, ( member(G, Dict.games), Name = G.name, Text = G.description ), Games),
     assertion(Games == [ connect4-'Connect Four on a board of up to 7 x 6 (7 x 6 by default)',
                          nim-'One-pile Nim: take 1 to 3 sticks; whoever takes the last one loses',
+                         pig-'Pig: roll a die to build a turn total and hold to bank it; a 1 loses it; first to 10 (or the target given) wins',
                          tictactoe-'Tic-tac-toe: X moves first; three in a line wins' ]).
 
 test(search_from_typed_text) :-
     job(search_job(tictactoe, typed("xx.oo...."), minimax, inf), Dict),
-    assertion(Dict.value == 100),
+    assertion(Dict.value == 999999999),
     assertion(Dict.position == 'ttt(3,24,x)'),
     assertion(Dict.line == ['ttt(3,24,x)', 'ttt(7,24,o)']),
     assertion(Dict.moves == ['X on 3']).
@@ -145,7 +178,7 @@ test(search_from_a_term_and_from_initial) :-
     assertion(Dict.moves == ['take 1', 'take 3', 'take 1', 'take 3', 'take 1', 'take 3', 'take 1']),
     assertion(Dict.drawing == '13 sticks: |||||||||||||'),
     job(search_job(tictactoe, initial, alphabeta, inf), Root),
-    assertion(Root.nodes == 18297).
+    assertion(Root.nodes == 20866).
 
 test(refused_text_is_an_error_answer) :-
     job(search_job(nim, typed("many"), minimax, inf), Dict),
