@@ -3,7 +3,9 @@
             search_job/5,               % +Game, +Start, +Algo, +MaxDepth, -Json
             turn_job/3,                 % +Game, +Start, -Json
             move_job/4,                 % +Game, +PosText, +Typed, -Json
-            lint_job/5                  % +Game, +Start, +MaxPositions, +MaxDepth, -Json
+            lint_job/5,                 % +Game, +Start, +MaxPositions, +MaxDepth, -Json
+            job_start/3,                % +Start, +Game, -Pos
+            job_answer/2                % :Answer, -Json
           ]).
 
 /** <module> Search jobs for the engine: one call, one JSON string back
@@ -75,10 +77,10 @@ game_json(Name-game(File, Module), json([name=Name, description=Text, file=File]
 %   successor's mean reward for MAX, from -1, a loss, to 1, a win).
 
 search_job(Game, Start, Algo, MaxDepth, Json) :-
-    answer(search_answer(Game, Start, Algo, MaxDepth), Json).
+    job_answer(search_answer(Game, Start, Algo, MaxDepth), Json).
 
 search_answer(Game, Start, Algo, MaxDepth, Answer) :-
-    start(Start, Game, Pos),
+    job_start(Start, Game, Pos),
     root_faults(Game, Pos, Faults),
     maplist(fault_json(Game), Faults, FaultTerms),
     reset_visited,
@@ -145,12 +147,12 @@ labels(_, _, []).
 %   (how a person moves there, null once the game is over).
 
 turn_job(Game, Start, Json) :-
-    answer(turn_answer(Game, Start), Json).
+    job_answer(turn_answer(Game, Start), Json).
 
 turn_answer(Game, Start, json([position=Text, drawing=Drawing,
                                max_to_move=Max, chance=Chance, over=Over,
                                value=Val, prompt=Prompt])) :-
-    start(Start, Game, Pos),
+    job_start(Start, Game, Pos),
     term_text(Pos, Text),
     game_drawing(Game, Pos, Drawing),
     truth(Game:max_to_move(Pos), Max),
@@ -172,7 +174,7 @@ truth(_, @(false)).
 %   when Typed names no move there.
 
 move_job(Game, PosText, Typed, Json) :-
-    answer(move_answer(Game, PosText, Typed), Json).
+    job_answer(move_answer(Game, PosText, Typed), Json).
 
 move_answer(Game, PosText, Typed, json([position=Text, move=Move])) :-
     read_position(PosText, Pos),
@@ -189,27 +191,34 @@ move_answer(Game, PosText, Typed, json([position=Text, move=Move])) :-
 %   starts (the start positions, `~q`) beside.
 
 lint_job(Game, Start, MaxPositions, MaxDepth, Json) :-
-    answer(lint_answer(Game, Start, MaxPositions, MaxDepth), Json).
+    job_answer(lint_answer(Game, Start, MaxPositions, MaxDepth), Json).
 
 lint_answer(Game, Start, MaxPositions, MaxDepth, json([starts=Texts|Fields])) :-
-    findall(Pos, start(Start, Game, Pos), Starts),
+    findall(Pos, job_start(Start, Game, Pos), Starts),
     maplist(term_text, Starts, Texts),
     lint(Game, Starts, MaxPositions, MaxDepth, Report),
     lint_json(Report, json(Fields)).
 
-% start(+Start, +Game, -Pos): the position a job starts from.
-start(typed(Text), Game, Pos) :-
+%!  job_start(+Start, +Game, -Pos) is nondet.
+%
+%   Pos is the position a job starts from (see the module comment; every
+%   solution of the game's initial/1 for `initial`).
+
+job_start(typed(Text), Game, Pos) :-
     game_position(Game, Text, Pos).
-start(term(Text), _, Pos) :-
+job_start(term(Text), _, Pos) :-
     read_position(Text, Pos).
-start(initial, Game, Pos) :-
+job_start(initial, Game, Pos) :-
     Game:initial(Pos).
 
-% answer(:Answer, -Json): Json is the JSON term call(Answer, Term) gives,
-% or {"error": Message} when it refuses a person's text.
-:- meta_predicate answer(1, -).
+%!  job_answer(:Answer, -Json) is det.
+%
+%   Json is the JSON string of the term call(Answer, Term) gives, or
+%   `{"error": Message}` when it refuses a person's text on the way.
 
-answer(Answer, Json) :-
+:- meta_predicate job_answer(1, -).
+
+job_answer(Answer, Json) :-
     catch(call(Answer, Term), Error, refused(Error, Term)),
     json_string(Term, Json).
 

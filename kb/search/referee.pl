@@ -12,6 +12,7 @@
 :- use_module(chance, [expectiminimax_pv/4]).
 :- use_module(mcts, [mcts/3]).
 :- use_module(game_io).
+:- use_module(jobs, [job_start/3, job_answer/2]).
 :- use_module('../job_io').
 :- use_module('../al0/al0', [decide/5]).
 
@@ -155,27 +156,17 @@ side_player(min, players(_, Player), Player).
 %   positions visited and the milliseconds taken.
 
 match_game_job(Game, Start, First, Second, Seed, Json) :-
-    answer(match_game(Game, Start, First, Second, Seed), Json).
+    job_answer(match_game(Game, Start, First, Second, Seed), Json).
 
 match_game(Game, Start, First, Second, Seed,
            json([result=Name, moves=Labels, max=MaxTotals, min=MinTotals])) :-
     set_random(seed(Seed)),
-    start_position(Start, Game, Pos),
+    once(job_start(Start, Game, Pos)),
     referee_game(Game, Pos, players(First, Second), 1000, played(Result, Steps)),
     result_name(Result, Name),
     maplist(step_label(Game), Steps, Labels),
     side_totals(max, Steps, MaxTotals),
     side_totals(min, Steps, MinTotals).
-
-% answer(:Answer, -Json): the JSON of call(Answer, Term), or
-% {"error": Message} when the game refuses a text on the way (a table
-% whose domain cannot read the game's positions, a bad start).
-:- meta_predicate answer(1, -).
-
-answer(Answer, Json) :-
-    catch(call(Answer, Term), Error,
-          ( refusal(Error, Message) -> Term = json([error=Message]) ; throw(Error) )),
-    json_string(Term, Json).
 
 result_name(no_move(Side), Name) :- !,
     atom_concat(no_move_, Side, Name).
@@ -199,7 +190,7 @@ side_totals(Side, Steps, json([moves=N, positions=Visited, ms=Ms])) :-
 %   and ms; or `{"error": Message}` when Player finds no move.
 
 ply_job(Game, PosText, Player, Seed, Json) :-
-    answer(ply(Game, PosText, Player, Seed), Json).
+    job_answer(ply(Game, PosText, Player, Seed), Json).
 
 ply(Game, PosText, Player, Seed, Answer) :-
     set_random(seed(Seed)),
@@ -216,10 +207,3 @@ ply(Game, PosText, Player, Seed, Answer) :-
         format(string(Text), "~q", [Pos1]),
         Answer = json([position=Text, move=Label, roll=Roll, positions=Visited, ms=Ms])
     ).
-
-start_position(typed(Text), Game, Pos) :-
-    game_position(Game, Text, Pos).
-start_position(term(Text), _, Pos) :-
-    read_position(Text, Pos).
-start_position(initial, Game, Pos) :-
-    Game:initial(Pos).
