@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.games import Game, run_job
-from engine.prolog import BadInput, LoadedKB, atom, integer, session, string
+from engine.prolog import BadInput, LoadedKB, atom, string
+from engine.referee import ply
 from engine.search import Start, load_game, search_from, start_of, value_text
 
 
@@ -65,7 +66,8 @@ def play_game(
         max_moves = info["max_to_move"]
         side = "MAX" if max_moves else "MIN"
         if info["chance"]:
-            nxt, label = _roll(game, kb, pos, seed + len(record.moves))
+            rolled = ply(game, kb, pos, "random", seed + len(record.moves))
+            nxt, label = rolled["position"], rolled["move"]
             say(f"The dice: {label}")
         elif human_is_max is not None and human_is_max == max_moves:
             move = human_move(game, kb, pos, f"{side} to move ({info['prompt']}): ", ask, say)
@@ -81,14 +83,6 @@ def play_game(
                 f"[value {value_text(result.value)}, {result.nodes:,} positions]")
         record.moves.append(label)
         start = Start("term", nxt)
-
-
-def _roll(game: Game, kb: LoadedKB, pos: str, seed: int) -> tuple[str, str]:
-    """The position the dice give at ``pos`` and how they fell."""
-    session().use_module("search/referee.pl")
-    answer = run_job(f"referee:ply_job({atom(kb.module)}, {string(pos)}, random, "
-                     f"{integer(seed)}, Out)", what=f"rolling the dice of {game.name}")
-    return answer["position"], answer["move"]
 
 
 def turn(game: Game, kb: LoadedKB, start: Start) -> dict:

@@ -15,11 +15,10 @@ a game with a person in it goes move by move.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.games import Game
+from engine.games import Game, run_job
 from engine.prolog import BadInput, LoadedKB, atom, integer, session, string
 from engine.search import Start, load_game, resolve_game, start_of
 
@@ -161,19 +160,15 @@ def match(
 def _machine_game(game: Game, kb: LoadedKB, start: Start, scores, seed: int) -> dict:
     """A game between two machine players, one job."""
     session().use_module("search/referee.pl")
-    answer = json.loads(session().ask(
-        f"referee:match_game_job({atom(kb.module)}, {start.prolog()}, "
-        f"{scores[0].player.term}, {scores[1].player.term}, {integer(seed)}, Out)",
-        seconds=3600, what=f"a game of {game.name}"))
-    if "error" in answer:
-        raise BadInput(answer["error"])
-    return answer
+    return run_job(f"referee:match_game_job({atom(kb.module)}, {start.prolog()}, "
+                   f"{scores[0].player.term}, {scores[1].player.term}, {integer(seed)}, Out)",
+                   seconds=3600, what=f"a game of {game.name}")
 
 
 def _game_with_person(game, kb, start, scores, seed, ask, say) -> dict:
     """A game played move by move: a person's moves read by the game, the
     machine's and the dice's by the referee."""
-    from engine.play import turn, human_move
+    from engine.play import human_move, turn
 
     moves: list[str] = []
     totals = {"max": {"moves": 0, "positions": 0, "ms": 0.0},
@@ -189,7 +184,7 @@ def _game_with_person(game, kb, start, scores, seed, ask, say) -> dict:
         side = "max" if info["max_to_move"] else "min"
         player = scores[0 if side == "max" else 1].player
         if info["chance"]:
-            step = _ply(game, kb, info["position"], "random", seed + len(moves))
+            step = ply(game, kb, info["position"], "random", seed + len(moves))
             say(f"dice: {step['move']}")
         elif player.term is None:
             move = human_move(game, kb, info["position"],
@@ -198,7 +193,7 @@ def _game_with_person(game, kb, start, scores, seed, ask, say) -> dict:
                 return {"result": "unfinished", "moves": moves, **totals}
             step = {"position": move[0], "move": move[1], "positions": 0, "ms": 0.0}
         else:
-            step = _ply(game, kb, info["position"], player.term, seed + len(moves))
+            step = ply(game, kb, info["position"], player.term, seed + len(moves))
             say(f"{side.upper()} ({player.spec}) plays {step['move']}")
         if not info["chance"]:
             totals[side]["moves"] += 1
@@ -208,16 +203,13 @@ def _game_with_person(game, kb, start, scores, seed, ask, say) -> dict:
         start = Start("term", step["position"])
 
 
-def _ply(game: Game, kb: LoadedKB, position: str, term: str, seed: int) -> dict:
-    """One step of the referee at ``position``: the dice, or the move of
-    the player ``term``."""
+def ply(game: Game, kb: LoadedKB, position: str, term: str, seed: int) -> dict:
+    """One step of the referee at ``position`` (``~q``): the dice where
+    they decide, else the move of the player ``term``: the position
+    reached, the move for people, ``roll``, positions and ms."""
     session().use_module("search/referee.pl")
-    answer = json.loads(session().ask(
-        f"referee:ply_job({atom(kb.module)}, {string(position)}, {term}, {integer(seed)}, Out)",
-        what=f"a move of {game.name}"))
-    if "error" in answer:
-        raise BadInput(answer["error"])
-    return answer
+    return run_job(f"referee:ply_job({atom(kb.module)}, {string(position)}, {term}, "
+                   f"{integer(seed)}, Out)", what=f"a move of {game.name}")
 
 
 def _score(played: dict, scores: tuple[Score, Score]) -> None:
