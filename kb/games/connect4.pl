@@ -77,20 +77,29 @@ min_to_move(c4(_, _, _, _, min, _)).
 %   right; fails when the game is over (a win, or a full board).
 
 moves(Pos, Succs) :-
-    Pos = c4(_, _, _, _, _, on),
-    drops(Pos, 0, Succs),
-    Succs \== [].
+    landing(Pos, Landing),
+    Landing =\= 0,
+    drops(Landing, Pos, Succs).
 
-drops(Pos, C, Succs) :-
-    Pos = c4(W, _, _, _, _, _),
-    (   C >= W
-    ->  Succs = []
-    ;   C1 is C + 1,
-        (   drop(Pos, C, P1)
-        ->  Succs = [P1|Rest]
-        ;   Succs = Rest
-        ),
-        drops(Pos, C1, Rest)
+% drops(+Landing, +Pos, -Succs): a disc dropped on each cell of Landing,
+% lowest bit (leftmost column) first.
+drops(0, _, Succs) :- !,
+    Succs = [].
+drops(Landing, Pos, [Succ|Succs]) :-
+    Disc is Landing /\ -Landing,
+    placed(Pos, Disc, Succ),
+    Rest is Landing xor Disc,
+    drops(Rest, Pos, Succs).
+
+% landing(+Pos, -Landing): the cells where a disc dropped in each column
+% that is not full would land (0 once the game is over): the lowest
+% empty cell of each column is the bottom cell added to the column's
+% discs, and the spare bit of a full one is off the board.
+landing(c4(W, H, X, O, _, Status), Landing) :-
+    (   Status == on
+    ->  geometry(W, H, Board, Bottom, _),
+        Landing is ((X \/ O) + Bottom) /\ Board
+    ;   Landing = 0
     ).
 
 %!  game_over(+Pos) is semidet.
@@ -100,7 +109,7 @@ drops(Pos, C, Succs) :-
 
 game_over(c4(_, _, _, _, _, won(_))) :- !.
 game_over(c4(W, H, X, O, _, on)) :-
-    board_mask(W, H, Board),
+    geometry(W, H, Board, _, _),
     X \/ O =:= Board.
 
 %!  noisy_moves(+Pos, -PosList) is det.
@@ -124,13 +133,18 @@ noisy_drop(c4(W, H, X, O, Mover, on), C, _) :-
 %!  drop(+Pos, +Column, -Pos1) is semidet.
 %
 %   Pos1 is Pos after the side to move drops a disc in Column (0-based);
-%   fails when the column is full or the game is over.
+%   fails when the column is full or off the board, or the game is over.
 
-drop(c4(W, H, X, O, Mover, on), C, c4(W, H, X1, O1, Other, Status)) :-
-    Shift is C * (H + 1),
-    Occupied is X \/ O,
-    Occupied /\ (1 << (Shift + H - 1)) =:= 0,           % the top cell is free
-    Disc is (Occupied + (1 << Shift)) /\ (((1 << H) - 1) << Shift),
+drop(Pos, C, Pos1) :-
+    landing(Pos, Landing),
+    Pos = c4(_, H, _, _, _, _),
+    Disc is Landing /\ (((1 << H) - 1) << (C * (H + 1))),
+    Disc =\= 0,
+    placed(Pos, Disc, Pos1).
+
+% placed(+Pos, +Disc, -Pos1): Pos1 is Pos after the side to move puts a
+% disc on the cell Disc (a bitboard of one bit).
+placed(c4(W, H, X, O, Mover, on), Disc, c4(W, H, X1, O1, Other, Status)) :-
     (   Mover == max
     ->  X1 is X \/ Disc, O1 = O, Mine = X1, Other = min
     ;   O1 is O \/ Disc, X1 = X, Mine = O1, Other = max
@@ -138,20 +152,13 @@ drop(c4(W, H, X, O, Mover, on), C, c4(W, H, X1, O1, Other, Status)) :-
     (   four(Mine, H) -> Status = won(Mover) ; Status = on ).
 
 % four(+Discs, +H): the bitboard Discs holds four in a row (up, across,
-% and the two diagonals: shifts 1, H+1, H and H+2).
+% or along either diagonal).
 four(B, H) :-
-    (   four_by(B, 1)
-    ->  true
-    ;   S is H + 1, four_by(B, S)
-    ->  true
-    ;   four_by(B, H)
-    ->  true
-    ;   S is H + 2, four_by(B, S)
-    ).
-
-four_by(B, S) :-
-    M is B /\ (B >> S),
-    M /\ (M >> (2 * S)) =\= 0.
+    Across is H + 1, Diagonal is H + 2,
+    M1 is B /\ (B >> 1), M2 is B /\ (B >> Across),
+    M3 is B /\ (B >> H), M4 is B /\ (B >> Diagonal),
+    (M1 /\ (M1 >> 2)) \/ (M2 /\ (M2 >> (2 * Across)))
+        \/ (M3 /\ (M3 >> (2 * H))) \/ (M4 /\ (M4 >> (2 * Diagonal))) =\= 0.
 
 %!  staticval(+Pos, -Val) is det.
 %
@@ -161,52 +168,61 @@ four_by(B, S) :-
 staticval(c4(_, _, _, _, _, won(Side)), Val) :- !,
     ( Side == max -> Val = 1000 ; Val = -1000 ).
 staticval(c4(W, H, X, O, _, on), Val) :-
-    board_mask(W, H, Board),
+    geometry(W, H, Board, _, Centre),
     Occupied is X \/ O,
     (   Occupied =:= Board
     ->  Val = 0
     ;   Empty is Board /\ \ Occupied,
-        lines(X, Empty, H, Mine),
-        lines(O, Empty, H, Theirs),
-        centre_mask(W, H, Centre),
-        Val is Mine - Theirs + 2 * (popcount(X /\ Centre) - popcount(O /\ Centre))
+        Across is H + 1, Diagonal is H + 2,
+        lines(1, X, O, Empty, V1),
+        lines(Across, X, O, Empty, V2),
+        lines(H, X, O, Empty, V3),
+        lines(Diagonal, X, O, Empty, V4),
+        Val is V1 + V2 + V3 + V4 + 2 * (popcount(X /\ Centre) - popcount(O /\ Centre))
     ).
 
-% lines(+D, +Empty, +H, -Val): the lines of four cells that hold discs D
-% and empty cells only, weighed 1, 4 or 16 for 1, 2 or 3 discs, counted
-% for all lines at once on the bitboards: a line starting at bit I in
-% direction S is the bits I, I+S, I+2S, I+3S (up 1, across H+1, the
-% diagonals H and H+2); the spare bits keep lines on the board.
-lines(D, Empty, H, Val) :-
-    Across is H + 1, Down is H, Up is H + 2,
-    line_value(D, Empty, 1, V1),
-    line_value(D, Empty, Across, V2),
-    line_value(D, Empty, Down, V3),
-    line_value(D, Empty, Up, V4),
-    Val is V1 + V2 + V3 + V4.
+% lines(+Step, +X, +O, +Empty, -Val): MAX's lines of four cells in one
+% direction that hold MAX's discs and empty cells only, weighed 1, 4 or
+% 16 for 1, 2 or 3 discs, minus MIN's, counted for all lines at once on
+% the bitboards. A line starting at bit I in the direction of step S is
+% the bits I, I+S, I+2S, I+3S (up 1, across H+1, the diagonals H and
+% H+2); the spare bits keep lines on the board. The empty cells of each
+% line are counted once for both sides: a line open to one side holds
+% 4 - Empties of its discs.
+lines(S, X, O, Empty, Val) :-
+    S2 is 2 * S, S3 is 3 * S,
+    E1 is Empty >> S, E2 is Empty >> S2, E3 is Empty >> S3,
+    % the number of empty cells in each line, bit-sliced: Low (1s), Mid
+    % (2s); lines of 4 empty cells hold no disc and are worth nothing
+    Sum1 is Empty xor E1, Carry1 is Empty /\ E1,
+    Low2 is Sum1 xor E2, High2 is Carry1 xor (Sum1 /\ E2),
+    Low is Low2 xor E3, Mid is High2 xor (Low2 /\ E3),
+    OpenX is X \/ Empty,
+    LinesX is OpenX /\ (OpenX >> S) /\ (OpenX >> S2) /\ (OpenX >> S3),
+    OpenO is O \/ Empty,
+    LinesO is OpenO /\ (OpenO >> S) /\ (OpenO >> S2) /\ (OpenO >> S3),
+    % Low holds the lines of 1 or 3 empty cells, Mid of 2 or 3, both of
+    % 3: with N3, N2 and N1 lines of 3, 2 and 1 discs, 16 N3 + 4 N2 + N1
+    % is 16 (N3 + N1) + 4 (N2 + N1) - 19 N1
+    LowMid is Low /\ Mid,
+    Val is 16 * (popcount(LinesX /\ Low) - popcount(LinesO /\ Low))
+         + 4 * (popcount(LinesX /\ Mid) - popcount(LinesO /\ Mid))
+         - 19 * (popcount(LinesX /\ LowMid) - popcount(LinesO /\ LowMid)).
 
-line_value(D, Empty, S, Val) :-
-    Open is D \/ Empty,
-    Lines is Open /\ (Open >> S) /\ (Open >> (2*S)) /\ (Open >> (3*S)),
-    D1 is D >> S, D2 is D >> (2*S), D3 is D >> (3*S),
-    % the number of discs in each line, bit-sliced: Low, Mid (2s), Top (4)
-    Sum1 is D xor D1, Carry1 is D /\ D1,
-    Low2 is Sum1 xor D2, High2 is Carry1 xor (Sum1 /\ D2),
-    Low is Low2 xor D3, Carry3 is Low2 /\ D3,
-    Mid is High2 xor Carry3, Top is High2 /\ Carry3,
-    Val is popcount(Lines /\ Low /\ \ (Mid \/ Top))
-         + 4 * popcount(Lines /\ Mid /\ \ (Low \/ Top))
-         + 16 * popcount(Lines /\ Low /\ Mid).
+% geometry(?W, ?H, ?Board, ?Bottom, ?Centre): the cells of a W x H
+% board (W columns of H ones, H+1 bits apart), of its bottom row and of
+% its middle column(s): facts for every size, computed when the file is
+% loaded.
+term_expansion(geometry, Facts) :-
+    findall(geometry(W, H, Board, Bottom, Centre),
+            ( between(1, 7, W), between(1, 6, H),
+              Bottom is ((1 << (W * (H + 1))) - 1) // ((1 << (H + 1)) - 1),
+              Board is ((1 << H) - 1) * Bottom,
+              Centre is (((1 << H) - 1) << (((W - 1) // 2) * (H + 1)))
+                      \/ (((1 << H) - 1) << ((W // 2) * (H + 1))) ),
+            Facts).
 
-% board_mask(+W, +H, -Mask): every cell of the board (W columns of H
-% ones, H+1 bits apart).
-board_mask(W, H, Mask) :-
-    Mask is ((1 << H) - 1) * (((1 << (W * (H + 1))) - 1) // ((1 << (H + 1)) - 1)).
-
-% centre_mask(+W, +H, -Mask): the cells of the middle column(s).
-centre_mask(W, H, Mask) :-
-    Mask is (((1 << H) - 1) << (((W - 1) // 2) * (H + 1)))
-          \/ (((1 << H) - 1) << ((W // 2) * (H + 1))).
+geometry.
 
 other(max, min).
 other(min, max).

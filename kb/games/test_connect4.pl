@@ -68,4 +68,80 @@ test(game_over_on_a_win_or_a_full_board) :-
     played("4x4:123412344321432", Open),
     assertion(\+ game_over(Open)).
 
+test(no_column_off_the_board) :-
+    played("4x4:", P),
+    assertion(\+ drop(P, 4, _)),
+    assertion(\+ drop(P, -1, _)),
+    catch(read_move(P, "5", _), error(Error, _), true),
+    assertion(Error == domain_error(move_text, "5")).
+
+test(static_value_counts_every_line) :-
+    % on random games of every size, the bit-sliced evaluation equals a
+    % count of the lines of four cells one at a time
+    set_random(seed(7)),
+    forall(between(1, 300, _),
+           ( random_game(P),
+             staticval(P, V),
+             counted_value(P, Counted),
+             assertion(V == Counted) )).
+
+random_game(P) :-
+    random_between(1, 7, W), random_between(1, 6, H),
+    empty_board(W, H, P0),
+    Cells is W * H,
+    random_between(0, Cells, N),
+    random_play(N, P0, P).
+
+random_play(0, P, P) :- !.
+random_play(N, P0, P) :-
+    (   moves(P0, Succs)
+    ->  random_member(P1, Succs),
+        N1 is N - 1,
+        random_play(N1, P1, P)
+    ;   P = P0
+    ).
+
+% counted_value(+Pos, -Val): staticval/2 of the module comment, counted
+% line by line and cell by cell.
+counted_value(P, Val) :-
+    P = c4(W, H, _, _, _, Status),
+    (   Status = won(Side)
+    ->  ( Side == max -> Val = 1000 ; Val = -1000 )
+    ;   \+ moves(P, _)
+    ->  Val = 0
+    ;   findall(V, ( line(W, H, Cells), line_value(P, Cells, V) ), Vs),
+        Left is (W - 1) // 2, Right is W // 2,
+        sort([Left, Right], Middle),           % one column when W is odd
+        Top is H - 1,
+        findall(V, ( member(C, Middle), between(0, Top, R), disc_value(P, C, R, V) ), Ms),
+        sum_list(Vs, Lines), sum_list(Ms, Centre),
+        Val is Lines + Centre
+    ).
+
+line(W, H, [C0-R0, C1-R1, C2-R2, C3-R3]) :-
+    member(DC-DR, [1-0, 0-1, 1-1, 1-(-1)]),
+    W1 is W - 1, H1 is H - 1,
+    between(0, W1, C0), between(0, H1, R0),
+    C3 is C0 + 3 * DC, R3 is R0 + 3 * DR,
+    C3 < W, R3 >= 0, R3 < H,
+    C1 is C0 + DC, R1 is R0 + DR, C2 is C0 + 2 * DC, R2 is R0 + 2 * DR.
+
+line_value(P, Cells, V) :-
+    findall(D, ( member(C-R, Cells), connect4:cell(P, C, R, D) ), Discs),
+    msort(Discs, Sorted),
+    (   Sorted = [x|_], \+ memberchk(o, Sorted) -> length(Sorted, N), weight(N, V)
+    ;   Sorted = [o|_], \+ memberchk(x, Sorted) -> length(Sorted, N), weight(N, V0), V is -V0
+    ;   V = 0
+    ).
+
+weight(1, 1).
+weight(2, 4).
+weight(3, 16).
+
+disc_value(P, C, R, V) :-
+    (   connect4:cell(P, C, R, x) -> V = 2
+    ;   connect4:cell(P, C, R, o) -> V = -2
+    ;   V = 0
+    ).
+
 :- end_tests(connect4).

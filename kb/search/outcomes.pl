@@ -5,6 +5,7 @@
             nearer/2,                   % +Val, -Val1
             value_outcome/2             % +Val, -Outcome
           ]).
+:- set_prolog_flag(optimise, true).
 
 /** <module> Values that know how a game ended
 

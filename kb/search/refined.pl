@@ -11,6 +11,7 @@
 :- use_module(library(apply)).
 :- use_module(search, [visit/0, visited/1, reset_visited/0, with_budget/2]).
 :- use_module(outcomes, [leaf_value/4, leaf_value/5, farther/2, nearer/2]).
+:- set_prolog_flag(optimise, true).
 
 /** <module> Alpha-beta refined: move ordering, a transposition table, iterative deepening
 
@@ -67,15 +68,20 @@ ordered_successors(Game, Pos, Succs) :-
     (   current_predicate(Game:order_moves/2)
     ->  Game:order_moves(Pos, Succs)
     ;   Game:moves(Pos, Succs0),
-        map_list_to_pairs(static_key(Game, Pos), Succs0, Keyed),
+        to_move(Game, Pos, Side),
+        map_list_to_pairs(static_key(Game, Side), Succs0, Keyed),
         keysort(Keyed, Sorted),
         pairs_values(Sorted, Succs)
     ),
     Succs \== [].
 
-static_key(Game, Pos, Succ, Key) :-
+static_key(Game, Side, Succ, Key) :-
     Game:staticval(Succ, V),
-    (   Game:max_to_move(Pos) -> Key is -V ; Key = V ).
+    (   Side == max -> Key is -V ; Key = V ).
+
+% to_move(+Game, +Pos, -Side): Side (max or min) moves in Pos.
+to_move(Game, Pos, Side) :-
+    (   Game:max_to_move(Pos) -> Side = max ; Side = min ).
 
 %!  ordered_alphabeta_pv(:Pos, +Alpha, +Beta, +MaxDepth, -Line, -Val) is det.
 %
@@ -90,46 +96,48 @@ oab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     (   Depth \== 0,
         ordered_successors(Game, Pos, Succs)
     ->  lower(Depth, Depth1),
-        best_successor(Succs, oab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
+        to_move(Game, Pos, Side),
+        best_successor(Succs, oab, Game, Side, Alpha, Beta, Depth1, none, Line, Val)
     ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 
-% best_successor(+Succs, +Search, +Game, +Pos, +Alpha, +Beta, +Depth,
+% best_successor(+Succs, +Search, +Game, +Side, +Alpha, +Beta, +Depth,
 %                +Best0, -Line, -Val): searches the successors Succs of
-% Pos in turn with Search (oab, tab, qab or quiet), narrowing the window, until one
-% cuts off; Best0 is `none` or Line0-Val0, the best successor so far.
+% Pos, where Side moves, in turn with Search (oab, tab, qab or quiet),
+% narrowing the window, until one cuts off; Best0 is `none` or
+% Line0-Val0, the best successor so far.
 % Values and the window are Pos's (outcomes.pl): a successor is searched
 % in the window one ply nearer, and its value taken one ply farther.
 best_successor([], _, _, _, _, _, _, Line-Val, Line, Val).
-best_successor([S|Ss], Search, Game, Pos, Alpha, Beta, Depth, Best0, Line, Val) :-
+best_successor([S|Ss], Search, Game, Side, Alpha, Beta, Depth, Best0, Line, Val) :-
     nearer(Alpha, AlphaS),
     nearer(Beta, BetaS),
     call(Search, Game, S, AlphaS, BetaS, Depth, L1, VS),
     farther(VS, V1),
-    better(Game, Pos, Best0, L1-V1, Best),
+    better(Side, Best0, L1-V1, Best),
     Best = _-BV,
-    (   cut_off(Game, Pos, BV, Alpha, Beta)
+    (   cut_off(Side, BV, Alpha, Beta)
     ->  Best = Line-Val
-    ;   narrowed(Game, Pos, BV, Alpha, Beta, Alpha1, Beta1),
-        best_successor(Ss, Search, Game, Pos, Alpha1, Beta1, Depth, Best, Line, Val)
+    ;   narrowed(Side, BV, Alpha, Beta, Alpha1, Beta1),
+        best_successor(Ss, Search, Game, Side, Alpha1, Beta1, Depth, Best, Line, Val)
     ).
 
-better(_, _, none, New, New) :- !.
-better(Game, Pos, L0-V0, L1-V1, Best) :-
-    (   Game:max_to_move(Pos)
-    ->  ( V1 > V0 -> Best = L1-V1 ; Best = L0-V0 )
-    ;   ( V1 < V0 -> Best = L1-V1 ; Best = L0-V0 )
-    ).
+better(_, none, New, New) :- !.
+better(max, L0-V0, L1-V1, Best) :-
+    (   V1 > V0 -> Best = L1-V1 ; Best = L0-V0 ).
+better(min, L0-V0, L1-V1, Best) :-
+    (   V1 < V0 -> Best = L1-V1 ; Best = L0-V0 ).
 
-cut_off(Game, Pos, V, Alpha, Beta) :-
-    (   Game:max_to_move(Pos) -> V >= Beta ; V =< Alpha ).
+cut_off(max, V, _, Beta) :-
+    V >= Beta.
+cut_off(min, V, Alpha, _) :-
+    V =< Alpha.
 
-narrowed(Game, Pos, V, Alpha, Beta, Alpha1, Beta1) :-
-    (   Game:max_to_move(Pos)
-    ->  Alpha1 is max(Alpha, V), Beta1 = Beta
-    ;   Beta1 is min(Beta, V), Alpha1 = Alpha
-    ).
+narrowed(max, V, Alpha, Beta, Alpha1, Beta) :-
+    Alpha1 is max(Alpha, V).
+narrowed(min, V, Alpha, Beta, Alpha, Beta1) :-
+    Beta1 is min(Beta, V).
 
 lower(inf, inf) :- !.
 lower(D, D1) :- D1 is D - 1.
@@ -155,7 +163,8 @@ qab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     (   Game:moves(Pos, Succs),
         Succs \== []
     ->  Depth1 is Depth - 1,
-        best_successor(Succs, qab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val)
+        to_move(Game, Pos, Side),
+        best_successor(Succs, qab, Game, Side, Alpha, Beta, Depth1, none, Line, Val)
     ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
@@ -167,9 +176,10 @@ quiet(Game, Pos, Alpha, Beta, _, [Pos|Line], Val) :-
         current_predicate(Game:noisy_moves/2),
         Game:noisy_moves(Pos, Succs),
         Succs \== [],
-        \+ cut_off(Game, Pos, Stand, Alpha, Beta)
-    ->  narrowed(Game, Pos, Stand, Alpha, Beta, Alpha1, Beta1),
-        best_successor(Succs, quiet, Game, Pos, Alpha1, Beta1, 0, []-Stand, Line, Val)
+        to_move(Game, Pos, Side),
+        \+ cut_off(Side, Stand, Alpha, Beta)
+    ->  narrowed(Side, Stand, Alpha, Beta, Alpha1, Beta1),
+        best_successor(Succs, quiet, Game, Side, Alpha1, Beta1, 0, []-Stand, Line, Val)
     ;   Line = [],
         Val = Stand
     ).
@@ -209,7 +219,8 @@ tab_hit(Hit, Game, Pos, Key, Alpha0, Beta0, Depth, [Pos|Line], Val) :-
         ordered_successors(Game, Pos, Succs0)
     ->  first_move(Hit, Succs0, Succs),
         lower(Depth, Depth1),
-        best_successor(Succs, tab, Game, Pos, Alpha, Beta, Depth1, none, Line, Val),
+        to_move(Game, Pos, Side),
+        best_successor(Succs, tab, Game, Side, Alpha, Beta, Depth1, none, Line, Val),
         Line = [Best|_]
     ;   leaf_value(Game, Pos, Depth, Val, Kind),
         Line = [], Best = none,

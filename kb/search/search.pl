@@ -58,6 +58,7 @@ themselves pay nothing for it.
 
 :- use_module(lint, [diagnosing/2]).
 :- use_module(outcomes, [leaf_value/4, farther/2, nearer/2]).
+:- set_prolog_flag(optimise, true).
 
 %!  reset_visited is det.
 %
@@ -158,29 +159,32 @@ mm(Game, Pos, Depth, [Pos|Line], Val) :-
         Game:moves(Pos, Succs),
         Succs \== []
     ->  lower(Depth, Depth1),
-        mm_best(Succs, Game, Depth1, Line, Val0),
+        chooser(Game, Succs, Side),
+        mm_best(Succs, Side, Game, Depth1, Line, Val0),
         farther(Val0, Val)
     ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 
-mm_best([Pos], Game, Depth, Line, Val) :- !,
+mm_best([Pos], _, Game, Depth, Line, Val) :- !,
     mm(Game, Pos, Depth, Line, Val).
-mm_best([Pos|Rest], Game, Depth, Line, Val) :-
+mm_best([Pos|Rest], Side, Game, Depth, Line, Val) :-
     mm(Game, Pos, Depth, Line0, Val0),
-    mm_best(Rest, Game, Depth, Line1, Val1),
-    better_of(Game, Pos, Line0, Val0, Line1, Val1, Line, Val).
+    mm_best(Rest, Side, Game, Depth, Line1, Val1),
+    better_of(Side, Line0, Val0, Line1, Val1, Line, Val).
 
-% better_of(+Game, +Pos, +Line0, +Val0, +Line1, +Val1, -Line, -Val)
-% Pos is the first of two siblings: MIN moves in Pos exactly when MAX
-% chose it, so MAX prefers the larger value there. Ties keep the first.
-better_of(Game, Pos, Line0, Val0, _, Val1, Line0, Val0) :-
-    (   Game:min_to_move(Pos)
-    ->  Val0 >= Val1
-    ;   Val0 =< Val1
-    ),
-    !.
-better_of(_, _, _, _, Line1, Val1, Line1, Val1).
+% chooser(+Game, +Succs, -Side): Side (max or min) chooses among the
+% successors Succs of a position: MAX exactly when MIN moves in them.
+chooser(Game, [Pos|_], Side) :-
+    (   Game:min_to_move(Pos) -> Side = max ; Side = min ).
+
+% better_of(+Side, +Line0, +Val0, +Line1, +Val1, -Line, -Val): the better
+% for Side of two siblings' lines and values; ties keep the first.
+better_of(max, Line0, Val0, _, Val1, Line0, Val0) :-
+    Val0 >= Val1, !.
+better_of(min, Line0, Val0, _, Val1, Line0, Val0) :-
+    Val0 =< Val1, !.
+better_of(_, _, _, Line1, Val1, Line1, Val1).
 
 lower(inf, inf) :- !.
 lower(Depth, Depth1) :-
@@ -225,27 +229,26 @@ ab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     ->  lower(Depth, Depth1),
         nearer(Alpha, Alpha1),
         nearer(Beta, Beta1),
-        bounded_best(Succs, Game, Alpha1, Beta1, Depth1, Line, Val0),
+        chooser(Game, Succs, Side),
+        bounded_best(Succs, Side, Game, Alpha1, Beta1, Depth1, Line, Val0),
         farther(Val0, Val)
     ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
     ).
 
-bounded_best([Pos|Rest], Game, Alpha, Beta, Depth, Line, Val) :-
+bounded_best([Pos|Rest], Side, Game, Alpha, Beta, Depth, Line, Val) :-
     ab(Game, Pos, Alpha, Beta, Depth, Line0, Val0),
-    good_enough(Rest, Game, Alpha, Beta, Depth, Pos, Line0, Val0, Line, Val).
+    good_enough(Rest, Side, Game, Alpha, Beta, Depth, Line0, Val0, Line, Val).
 
 good_enough([], _, _, _, _, _, Line, Val, Line, Val) :- !.
-good_enough(_, Game, Alpha, Beta, _, Pos, Line, Val, Line, Val) :-
-    (   Game:min_to_move(Pos)
-    ->  Val >= Beta
-    ;   Val =< Alpha
-    ),
-    !.
-good_enough(Rest, Game, Alpha, Beta, Depth, Pos, Line0, Val0, Line, Val) :-
-    new_bounds(Game, Pos, Val0, Alpha, Beta, Alpha1, Beta1),
-    bounded_best(Rest, Game, Alpha1, Beta1, Depth, Line1, Val1),
-    better_of(Game, Pos, Line0, Val0, Line1, Val1, Line, Val).
+good_enough(_, max, _, _, Beta, _, Line, Val, Line, Val) :-
+    Val >= Beta, !.
+good_enough(_, min, _, Alpha, _, _, Line, Val, Line, Val) :-
+    Val =< Alpha, !.
+good_enough(Rest, Side, Game, Alpha, Beta, Depth, Line0, Val0, Line, Val) :-
+    new_bounds(Side, Val0, Alpha, Beta, Alpha1, Beta1),
+    bounded_best(Rest, Side, Game, Alpha1, Beta1, Depth, Line1, Val1),
+    better_of(Side, Line0, Val0, Line1, Val1, Line, Val).
 
 % diagnosed(+Game, :Search, :Again): runs Search, a search of Game, at
 % full speed. A correct game cannot make it fail or raise an error; when
@@ -281,8 +284,8 @@ diagnose(Game, Again) :-
 diagnosable(error(Formal, _)) :-
     \+ ( nonvar(Formal), Formal = resource_error(_) ).
 
-new_bounds(Game, Pos, Val, Alpha, Beta, Val, Beta) :-
-    Game:min_to_move(Pos), Val > Alpha, !.
-new_bounds(Game, Pos, Val, Alpha, Beta, Alpha, Val) :-
-    Game:max_to_move(Pos), Val < Beta, !.
-new_bounds(_, _, _, Alpha, Beta, Alpha, Beta).
+new_bounds(max, Val, Alpha, Beta, Val, Beta) :-
+    Val > Alpha, !.
+new_bounds(min, Val, Alpha, Beta, Alpha, Val) :-
+    Val < Beta, !.
+new_bounds(_, _, Alpha, Beta, Alpha, Beta).
