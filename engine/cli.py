@@ -422,7 +422,8 @@ def cmd_verify(args) -> None:
                     args.seed, args.mode, args.max_moves)
     try:
         with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
-            report = verify(job, args.workers, progress, force=args.force)
+            report = verify(job, args.workers, progress, force=args.force,
+                            cluster=args.cluster, address=args.address, batch=args.batch)
     except Interrupted as stop:
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
         _print_verify(stop.report, args.json)
@@ -470,7 +471,8 @@ def cmd_grade(args) -> None:
                        "files are: rename it")
     with _progress_bar(enabled=not args.json and sys.stderr.isatty(),
                        label="grading") as progress:
-        results = grade(assignment, submissions, args.jobs, progress)
+        results = grade(assignment, submissions, args.jobs, progress, cluster=args.cluster,
+                        address=args.address)
     if args.report:
         write_reports(Path(args.report), results, assignment)
     if args.json:
@@ -711,6 +713,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes, at most the number of cores")
     p.add_argument("--force", action="store_true", help="allow more workers than cores")
+    _cluster_options(p, batch=True)
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
     _mode_option(p)
@@ -726,7 +729,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "the file)")
     p.add_argument("--jobs", type=int, default=1,
                    help="submissions graded at once, each in a process of its own (at most "
-                   "the number of cores)")
+                   "the number of cores, unless on a cluster)")
+    _cluster_options(p, batch=False)
     p.add_argument("--report", metavar="DIR",
                    help="write STUDENT.json (Gradescope's results.json), STUDENT.md, "
                    "summary.csv and summary.md into DIR (made when missing)")
@@ -906,6 +910,19 @@ def _size(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M or 4G)") from None
+
+
+def _cluster_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
+    p.add_argument("--cluster", choices=["ray"],
+                   help="run the workers on Ray (pip install 'advice[cluster]'): on the "
+                   "cluster at --address or RAY_ADDRESS, else on a Ray started for the run")
+    p.add_argument("--address", metavar="HOST:PORT",
+                   help="the Ray cluster to join (default: RAY_ADDRESS)")
+    if batch:
+        from engine.cluster import BATCH
+
+        p.add_argument("--batch", type=int, default=BATCH, metavar="N",
+                       help=f"start positions in one Ray task (default {BATCH})")
 
 
 def _gib(size: int | None) -> str:

@@ -2,9 +2,10 @@
 
 The start positions are cut into slices; each slice is one Prolog job
 (al0_verify in kb/al0/verify.pl) run in a worker process with a Prolog
-of its own (:class:`engine.workers.WorkerPool`), so the work spreads
-over ``workers`` processes, a progress bar can follow the slices, and
-Ctrl-C stops the workers and reports the slices done. Only a complete
+of its own (:class:`engine.workers.WorkerPool`, or Ray actors with
+:class:`engine.cluster.RayPool`), so the work spreads over ``workers``
+processes, a progress bar can follow the slices, and Ctrl-C stops the
+workers and reports the slices done. Only a complete
 run of every position against every defence, with no failure, is
 reported as proved.
 """
@@ -15,10 +16,11 @@ import json
 import os
 import signal
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Callable
 
+from engine.cluster import BATCH, RayPool
 from engine.domains import Domain, describe
 from engine.prolog import BadInput, atom, integer, session
 from engine.tables import load_table
@@ -118,17 +120,26 @@ def _slice_words(bounds: tuple[int, int]) -> str:
 
 def verify(job: VerifyJob, workers: int = 1,
            progress: Callable[[int, int], None] | None = None, *,
-           force: bool = False) -> dict:
+           force: bool = False, cluster: str | None = None, address: str | None = None,
+           batch: int = BATCH) -> dict:
     """Verify a table; returns the merged report (see :func:`merge`).
 
     ``progress(done, total)`` is called as slices finish. More workers
-    than cores are refused unless ``force``. Raises :class:`Interrupted`
-    (with the report of the slices done) on Ctrl-C.
+    than cores are refused unless ``force``. With ``cluster="ray"`` the
+    workers are Ray actors (on the cluster at ``address``, else
+    ``RAY_ADDRESS``, else on a Ray started here for the run), sent
+    slices of ``batch`` positions, and the report gains ``cluster``
+    (see :class:`engine.cluster.ClusterFigures`). Raises
+    :class:`Interrupted` (with the report of the slices done) on Ctrl-C.
     """
     cores = os.cpu_count() or 1
     if workers < 1:
         raise BadInput(f"--workers must be at least 1, not {workers}")
-    if workers > cores and not force:
+    if cluster not in (None, "ray"):
+        raise BadInput(f"unknown cluster {cluster!r}: the one there is is ray")
+    if batch < 1:
+        raise BadInput(f"--batch must be at least 1, not {batch}")
+    if workers > cores and not force and cluster is None:
         raise BadInput(f"--workers {workers} is more than the {cores} cores here (each worker "
                        "holds a Prolog of its own, with its domain's data): "
                        "add --force to start them anyway")
@@ -138,23 +149,33 @@ def verify(job: VerifyJob, workers: int = 1,
     # background job), so that it can stop the workers.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     parts: list[dict] = []
-    domain, count, population = None, 0, 0
+    domain, count, population, pool = None, 0, 0, None
+
+    def report() -> dict:
+        merged = merge(parts, job, domain, time.perf_counter() - t0, count, population)
+        if pool is not None and getattr(pool, "figures", None) is not None:
+            merged["cluster"] = asdict(pool.figures)
+        return merged
+
     try:
         _, domain, count, population = prepare(job)  # checks all before any worker starts
         job = _with_defender(job, domain)
-        slices = [(a, min(a + SLICE, count)) for a in range(0, count, SLICE)]
+        size = SLICE if cluster is None else batch
+        slices = [(a, min(a + size, count)) for a in range(0, count, size)]
+        n = min(workers, len(slices)) or 1
+        setup, work = _worker_setup, partial(_worker_slice, job)
+        pool = (WorkerPool(n, setup, (job,), work, describe=_slice_words) if cluster is None
+                else RayPool(n, setup, (job,), work, address=address))
         done = 0
-        with WorkerPool(min(workers, len(slices)) or 1, _worker_setup, (job,),
-                        partial(_worker_slice, job), describe=_slice_words) as pool:
+        with pool:
             for _, (size, part) in pool.run(slices):
                 parts.append(part)
                 done += size
                 if progress:
                     progress(done, count)
     except KeyboardInterrupt:
-        raise Interrupted(merge(parts, job, domain, time.perf_counter() - t0,
-                                count, population)) from None
-    return merge(parts, job, domain, time.perf_counter() - t0, count, population)
+        raise Interrupted(report()) from None
+    return report()
 
 
 def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:

@@ -6,7 +6,9 @@ fresh process per submission, under the engine's limits (time per
 Prolog job, inferences, memory), whose output goes nowhere. A
 submission whose worker dies (halt, memory) or falls silent for longer
 than :func:`worker_deadline` loses its points, with the reason; the
-others are graded as if nothing happened.
+others are graded as if nothing happened. With ``cluster="ray"`` the
+same isolated workers run on the nodes of a Ray cluster
+(:class:`engine.cluster.RayPool`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
+from engine.cluster import RayPool
 from engine.grading.assignment import Assignment
 from engine.grading.worker import (
     Submission, SubmissionResult, grade_submission, lost_results, quiet,
@@ -63,23 +66,28 @@ def worker_deadline() -> float:
 
 
 def grade(assignment: Assignment, submissions: list[Submission], jobs: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> list[SubmissionResult]:
-    """Grade every submission, ``jobs`` at a time (at most the cores here);
-    the results come in the order of ``submissions``. ``progress(done,
-    total)`` is called as each submission is graded."""
+          progress: Callable[[int, int], None] | None = None, *,
+          cluster: str | None = None, address: str | None = None) -> list[SubmissionResult]:
+    """Grade every submission, ``jobs`` at a time (at most the cores here,
+    unless on a ``cluster``: ``"ray"``, at ``address`` as in
+    :class:`engine.cluster.RayPool`); the results come in the order of
+    ``submissions``. ``progress(done, total)`` is called as each
+    submission is graded."""
     cores = os.cpu_count() or 1
     if jobs < 1:
         raise BadInput(f"--jobs must be at least 1, not {jobs}")
-    if jobs > cores:
+    if cluster not in (None, "ray"):
+        raise BadInput(f"unknown cluster {cluster!r}: the one there is is ray")
+    if jobs > cores and cluster is None:
         raise BadInput(f"--jobs {jobs} is more than the {cores} cores here (each job is a "
                        "process with a Prolog of its own)")
     results: dict[str, SubmissionResult] = {}
     if progress:
         progress(0, len(submissions))
-    with WorkerPool(min(jobs, len(submissions)) or 1, quiet, (),
-                    partial(grade_submission, assignment),
-                    describe=lambda s: f"the submission {s.path}", isolated=True,
-                    deadline=worker_deadline()) as pool:
+    pool = (WorkerPool if cluster is None else partial(RayPool, address=address))(
+        min(jobs, len(submissions)) or 1, quiet, (), partial(grade_submission, assignment),
+        describe=_submission_words, isolated=True, deadline=worker_deadline())
+    with pool:
         for submission, result in pool.run(submissions):
             if not isinstance(result, SubmissionResult):
                 reason = str(result) if isinstance(result, EngineError) else \
@@ -90,3 +98,7 @@ def grade(assignment: Assignment, submissions: list[Submission], jobs: int = 1,
             if progress:
                 progress(len(results), len(submissions))
     return [results[s.student] for s in submissions]
+
+
+def _submission_words(submission: Submission) -> str:
+    return f"the submission {submission.path}"

@@ -1,0 +1,230 @@
+"""Run a job's pieces on Ray: actors that each hold a Prolog, work sent in batches.
+
+:class:`RayPool` is the cluster twin of :class:`engine.workers.WorkerPool`
+(the same ``with`` block and the same :meth:`RayPool.run`), for a job
+that outgrows one machine. Ray schedules; this module only says what
+runs where:
+
+- each **actor** is one process with one SWI-Prolog (pyswip keeps one
+  engine per process), set up once (``setup(*args)``, e.g. loading a
+  table) and then given batch after batch;
+- each piece goes out as one Ray task: the caller makes its pieces
+  batches of work big enough to pay for a task (Ray's guidance: tasks
+  much under 10 ms do not);
+- a batch whose actor **dies** is sent again to a new actor, and counted
+  (``retried``); the results are the same, because a piece's result does
+  not depend on where it runs;
+- leaving the pool (normally, by an error or by Ctrl-C) kills every
+  actor of ours, and stops the local Ray instance when the pool started
+  one.
+
+An **isolated** pool (``isolated=True``, for grading) runs every piece
+as one Ray task in a fresh process, which runs it in an isolated
+:class:`~engine.workers.WorkerPool` of one worker on its node: the same
+limits, deadline and reports of a worker's death as a local run, with
+Ray choosing the node. Whatever ends a piece is its result, and a task
+is never run again (a submission that crashes its worker loses its
+points, as it does locally).
+
+Ray is an optional extra (``pip install 'advice[cluster]'``); without it
+the pool raises :class:`engine.prolog.BadInput` saying how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from engine.prolog import (
+    BadInput, Limits, configure_limits, current_limits, trust_user_files,
+    use_in_process_session, user_files_trusted,
+)
+from engine.workers import WorkerDied, WorkerPool
+
+#: the start positions verify sends in one Ray task (a batch), chosen by
+#: measurement on the KRK every-defence proof (bench/cluster.py)
+BATCH = 250
+
+#: how long the pool waits for a batch before it looks up (Ctrl-C is seen between waits)
+POLL = 0.2
+
+INSTALL = "--cluster ray needs Ray, an optional extra: pip install 'advice[cluster]'"
+
+
+def import_ray():
+    """The ``ray`` module, or :class:`BadInput` saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise BadInput(INSTALL) from None
+    return ray
+
+
+@dataclass
+class ClusterFigures:
+    """What a run on Ray used: for ``--json``'s ``cluster``."""
+
+    address: str
+    nodes: int
+    workers: int
+    batches: int = 0
+    batches_retried: int = 0
+
+
+def _as_here(limits: Limits, trusted: bool) -> None:
+    """Give a process that Ray started (which does not inherit ours) this
+    process's limits and trust in users' files."""
+    configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                     memory=limits.memory)
+    trust_user_files(trusted)
+
+
+class PrologActor:
+    """One Ray actor: a process with a Prolog of its own, set up once."""
+
+    def __init__(self, limits: Limits, trusted: bool, setup: Callable, args: tuple,
+                 work: Callable):
+        _as_here(limits, trusted)
+        use_in_process_session()  # the actor is the process Ray can end
+        self.state = setup(*args)
+        self.work = work
+
+    def run(self, piece: Any) -> Any:
+        """The result of ``work`` on ``piece``."""
+        return self.work(self.state, piece)
+
+
+def run_isolated(limits: Limits, trusted: bool, setup: Callable, args: tuple,
+                 work: Callable, describe: Callable[[Any], str], deadline: float | None,
+                 piece: Any) -> Any:
+    """One piece of an isolated pool, in a Ray task: whatever ends it in an
+    isolated local pool of one worker (its result, its error, or how its
+    worker died)."""
+    _as_here(limits, trusted)
+    with WorkerPool(1, setup, args, work, describe=describe, isolated=True,
+                    deadline=deadline) as pool:
+        for _, result in pool.run([piece]):
+            return result
+
+
+class RayPool:
+    """``n`` Ray actors running ``work`` on batches of pieces (see the module).
+
+    ``address`` is a Ray cluster's (else ``RAY_ADDRESS``, else a local
+    Ray instance that the pool starts and stops; a Ray this process has
+    already joined is used as it is). With ``isolated``, every piece runs
+    in a fresh process, ``deadline`` and ``describe`` as in an isolated
+    WorkerPool (see the module). Use it as a context manager;
+    :meth:`run` yields ``(piece, result)`` pairs as pieces finish.
+    ``figures`` says where it ran and how many pieces (batches) it sent,
+    and sent again.
+    """
+
+    def __init__(self, n: int, setup: Callable, args: tuple, work: Callable, *,
+                 address: str | None = None, isolated: bool = False,
+                 deadline: float | None = None, describe: Callable[[Any], str] = str):
+        self.n, self.setup, self.args, self.work = n, setup, args, work
+        self.isolated, self.deadline, self.describe = isolated, deadline, describe
+        self.address = address or os.environ.get("RAY_ADDRESS") or None
+        self.figures: ClusterFigures | None = None
+        self._ray = None
+        self._actor_class = None
+        self._actors: list = []
+        self._started = False
+
+    def __enter__(self) -> "RayPool":
+        ray = self._ray = import_ray()
+        if not ray.is_initialized():
+            if self.address:
+                try:
+                    ray.init(address=self.address, logging_level="ERROR", log_to_driver=False)
+                except (ConnectionError, RuntimeError, ValueError) as error:
+                    raise BadInput(f"cannot join the Ray cluster at {self.address}: "
+                                   f"{error}") from None
+            else:
+                ray.init(num_cpus=self.n, include_dashboard=False, logging_level="ERROR",
+                         log_to_driver=False)
+            self._started = True
+        try:
+            if self.isolated:
+                self._task = ray.remote(num_cpus=1, max_calls=1, max_retries=0)(run_isolated)
+            else:
+                self._actor_class = ray.remote(num_cpus=1, max_restarts=0)(PrologActor)
+                self._actors = [self._new_actor() for _ in range(self.n)]
+            nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+            address = ray.get_runtime_context().gcs_address
+        except BaseException:
+            self.__exit__()
+            raise
+        self.figures = ClusterFigures(address=address, nodes=nodes, workers=self.n)
+        return self
+
+    def _new_actor(self):
+        return self._actor_class.remote(current_limits(), user_files_trusted(), self.setup,
+                                        self.args, self.work)
+
+    def __exit__(self, *exc) -> bool:
+        ray = self._ray
+        for actor in self._actors:
+            ray.kill(actor, no_restart=True)
+        self._actors = []
+        if self._started:
+            ray.shutdown()
+            self._started = False
+        return False
+
+    def run(self, pieces: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        """Send every piece to a free actor; yield each piece with its result."""
+        if self.isolated:
+            yield from self._run_isolated(pieces)
+            return
+        ray = self._ray
+        todo = list(pieces)
+        todo.reverse()
+        self.figures.batches += len(todo)
+        idle = list(self._actors)
+        running: dict = {}  # the future of a piece -> (its actor, the piece)
+        while todo or running:
+            while todo and idle:
+                actor, piece = idle.pop(), todo.pop()
+                running[actor.run.remote(piece)] = (actor, piece)
+            finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+            for future in finished:
+                actor, piece = running.pop(future)
+                try:
+                    result = ray.get(future)
+                except ray.exceptions.RayActorError:
+                    # its actor died: a new one takes its place, and the piece again
+                    self._actors.remove(actor)
+                    actor = self._new_actor()
+                    self._actors.append(actor)
+                    todo.append(piece)
+                    self.figures.batches_retried += 1
+                except ray.exceptions.RayTaskError as error:
+                    raise error.cause from None  # what the work raised, as it raised it
+                else:
+                    yield piece, result
+                idle.append(actor)
+
+    def _run_isolated(self, pieces: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+        ray = self._ray
+        todo = list(pieces)
+        todo.reverse()
+        self.figures.batches += len(todo)
+        running: dict = {}  # the future of a piece -> the piece
+        while todo or running:
+            while todo and len(running) < self.n:
+                piece = todo.pop()
+                running[self._task.remote(current_limits(), user_files_trusted(), self.setup,
+                                          self.args, self.work, self.describe, self.deadline,
+                                          piece)] = piece
+            finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+            for future in finished:
+                piece = running.pop(future)
+                try:
+                    result = ray.get(future)
+                except ray.exceptions.RayError as error:  # its process ended under Ray
+                    result = WorkerDied(f"a Ray worker ended while working on "
+                                        f"{self.describe(piece)}: {type(error).__name__}")
+                yield piece, result

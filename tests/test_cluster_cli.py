@@ -1,0 +1,80 @@
+"""advice verify --cluster ray from the command line: Ctrl-C, --json, and no Ray."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.prolog import kb_path
+
+KRK = str(kb_path("chess/krk.adv"))
+#: the processes a local Ray instance runs (its actors are ray::ClassName)
+RAY_PROCESSES = (b"ray::", b"raylet", b"gcs_server", b"ray/dashboard", b"ray/_private")
+
+
+def ray_processes() -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if any(name in command for name in RAY_PROCESSES):
+                found.append(command.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
+def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
+                        "'advice[cluster]' (make test installs it)")
+    assert ray_processes() == []
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
+         "--positions", "all", "--workers", "2", "--cluster", "ray", "--batch", "20",
+         "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"})
+    time.sleep(18)  # Ray starts, the actors load the table and verify some batches
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; the positions verified so far" in err
+    report = json.loads(out)
+    assert report["complete"] is False
+    assert 0 < report["positions"] < report["chosen"] == 175_168
+    assert report["cluster"]["workers"] == 2
+    assert report["cluster"]["batches"] == 8_759  # 175,168 positions, 20 a batch
+    deadline = time.monotonic() + 15
+    while ray_processes() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert ray_processes() == []
+
+
+def test_without_ray_one_line_says_how_to_install_it():
+    run = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['ray'] = None; "
+         "from engine.cli import main; sys.exit(main(sys.argv[1:]))",
+         "verify", KRK, "--sample", "5", "--cluster", "ray"],
+        capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "advice: error: --cluster ray needs Ray, an optional extra: "
+        "pip install 'advice[cluster]'"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--batch", "0"], "--batch must be at least 1, not 0"),
+    (["--workers", "0"], "--workers must be at least 1, not 0"),
+])
+def test_bad_cluster_input(cli, args, message):
+    run = cli("verify", KRK, "--sample", "5", "--cluster", "ray", *args)
+    assert run.code == 2
+    assert run.err == f"advice: error: {message}\n"
