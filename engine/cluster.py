@@ -43,7 +43,7 @@ from engine.prolog import (
 from engine.workers import WorkerDied, WorkerPool
 
 #: the start positions verify sends in one Ray task (a batch), chosen by
-#: measurement on the KRK every-defence proof (bench/cluster.py)
+#: measurement on the every-defence proof of bench/cluster.py
 BATCH = 250
 
 #: how long the pool waits for a batch before it looks up (Ctrl-C is seen between waits)
