@@ -5,7 +5,7 @@ The every-defence proof of the KRK book table (kb/chess/krk.adv,
 actors on a Ray instance started for the run; the script prints
 positions per second for each (the seconds of the whole run, Ray's
 start included) and the ratio, Ray's overhead on one machine. The two
-reports must agree but for timings, states and the cluster fields.
+reports must agree but for timings and the cluster fields.
 
 With --batches it first times a sample of the positions on Ray under
 several batch sizes (start positions per Ray task), to choose one.
@@ -23,7 +23,7 @@ from engine.verify import VerifyJob, verify
 
 KRK = str(kb_path("chess/krk.adv"))
 #: what may differ between a local and a Ray run of the same job
-RUN_FIELDS = {"seconds", "states", "cluster"}
+RUN_FIELDS = {"seconds", "cluster"}
 
 
 def rate(report: dict) -> float:

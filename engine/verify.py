@@ -109,9 +109,7 @@ def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int],
     start, stop = bounds
     reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=seconds,
                           what=f"verifying positions {start}..{stop - 1}")
-    part = json.loads(reply)
-    part["worker"] = os.getpid()
-    return stop - start, part
+    return stop - start, json.loads(reply)
 
 
 def _slice_words(bounds: tuple[int, int]) -> str:
@@ -243,11 +241,8 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         report["max_moves"] = max((p["max_moves"] for p in parts), default=0)
         report["mean_moves"] = (sum(p["sum_worst"] for p in parts) / successes
                                 if successes else None)
-        # each worker remembers the states it valued across its slices
-        states: dict[int, int] = {}
-        for p in parts:
-            states[p["worker"]] = max(states.get(p["worker"], 0), p["states"])
-        report["states"] = sum(states.values())
+        # every state the proof valued, once, whichever worker valued it
+        report["states"] = len(set().union(*(p["valued"] for p in parts)))
         report["shortest_refutation"] = report["counterexamples"][0] if failures else None
         return report
     histogram: dict[int, int] = {}

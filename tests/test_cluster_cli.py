@@ -42,7 +42,7 @@ def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
          "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"})
-    time.sleep(18)  # Ray starts, the actors load the table and verify some batches
+    time.sleep(14)  # Ray starts, the actors load the table and verify some batches
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -29,6 +29,7 @@ the engine merges across slices and worker processes.
                         position_json/3 ]).
 
 :- dynamic memo/3.
+:- dynamic valued/1.                % the SHA-1 of each state valued in this slice
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
@@ -146,21 +147,24 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   forget_states/0. Json holds
 %   positions, by_result (the worst outcome from each start), max_moves
 %   (the most of our moves any defence can force before success), sum_worst
-%   (the sum of the worst cases of the successful starts), states (the
-%   states valued) and refutations: for each failing start its outcome
-%   and a shortest line to it.
+%   (the sum of the worst cases of the successful starts), valued (the
+%   SHA-1 of each state valued in this call, that is, not remembered from
+%   an earlier one: the union over calls, whichever process made them,
+%   is every state the proof valued) and refutations: for each failing
+%   start its outcome and a shortest line to it.
 
 verify_all(Ctx, From, To, MaxUs, Json) :-
+    retractall(valued(_)),
     Ctx = ctx(_, _, D),
     success_outcomes(D, Ok),
     slice(From, To, Positions),
     foldl(verify_all_one(Ctx, Ok, MaxUs), Positions,
           all(0, [], 0, 0, 0, []), all(N, By, Successes, Max, Sum, Refs)),
-    aggregate_all(count, memo(_, _, _), States),
+    findall(Sha, retract(valued(Sha)), Valued),
     pairs_json(By, ByJson),
     reverse(Refs, RefsInOrder),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
-                      max_moves=Max, sum_worst=Sum, states=States,
+                      max_moves=Max, sum_worst=Sum, valued=Valued,
                       refutations=RefsInOrder]), Json).
 
 %!  forget_states is det.
@@ -168,7 +172,8 @@ verify_all(Ctx, From, To, MaxUs, Json) :-
 %   Forgets the states verify_all/5 has valued.
 
 forget_states :-
-    retractall(memo(_, _, _)).
+    retractall(memo(_, _, _)),
+    retractall(valued(_)).
 
 verify_all_one(Ctx, Ok, MaxUs, Pos, all(N0, By0, S0, Max0, Sum0, R0),
                all(N, By, S, Max, Sum, R)) :-
@@ -204,7 +209,9 @@ worst(Ctx, State, Ok, Left, Path, Value) :-
         % A loop found through an ancestor is a fact about this state
         % too: the defence that reaches the ancestor again from here
         % repeats forever.
-        assertz(memo(Hash, Key, Value))
+        assertz(memo(Hash, Key, Value)),
+        variant_sha1(Key, Sha),
+        assertz(valued(Sha))
     ).
 
 % us_value(+Ctx, +State, +Ok, +Left, +Path, -Value): our move from State,
