@@ -43,7 +43,8 @@ from engine.prolog import (
 from engine.workers import WorkerDied, WorkerPool
 
 #: the start positions verify sends in one Ray task (a batch), chosen by
-#: measurement on the every-defence proof of bench/cluster.py
+#: measurement on the every-defence proof of bench/cluster.py (50, 250 and 1,000
+#: ran it at 0.74x, 1x and 1.06x the speed; 250 leaves a big cluster more batches)
 BATCH = 250
 
 #: how long the pool waits for a batch before it looks up (Ctrl-C is seen between waits)
@@ -72,36 +73,56 @@ class ClusterFigures:
     batches_retried: int = 0
 
 
-def _as_here(limits: Limits, trusted: bool) -> None:
-    """Give a process that Ray started (which does not inherit ours) this
-    process's limits and trust in users' files."""
+def _here() -> tuple[Limits, bool, str]:
+    """What a process that Ray starts does not inherit from ours: the
+    limits, the trust in users' files, and the working folder (which
+    relative paths of tables and submissions are read from)."""
+    return current_limits(), user_files_trusted(), os.getcwd()
+
+
+def _as_here(limits: Limits, trusted: bool, folder: str) -> None:
+    """Make this process (one that Ray started) as the one that sent it
+    work (see :func:`_here`)."""
     configure_limits(seconds=limits.seconds, inferences=limits.inferences,
                      memory=limits.memory)
     trust_user_files(trusted)
+    try:
+        os.chdir(folder)
+    except OSError:
+        raise BadInput(f"{folder}, the folder advice ran in, is not on the Ray node "
+                       f"{os.uname().nodename}: run it from a folder every node shares") from None
 
 
 class PrologActor:
     """One Ray actor: a process with a Prolog of its own, set up once."""
 
-    def __init__(self, limits: Limits, trusted: bool, setup: Callable, args: tuple,
+    def __init__(self, here: tuple[Limits, bool, str], setup: Callable, args: tuple,
                  work: Callable):
-        _as_here(limits, trusted)
-        use_in_process_session()  # the actor is the process Ray can end
-        self.state = setup(*args)
-        self.work = work
+        self.work, self.state, self.error = work, None, None
+        try:
+            _as_here(*here)
+            use_in_process_session()  # the actor is the process Ray can end
+            self.state = setup(*args)
+        except Exception as error:  # noqa: BLE001 - the pool raises it (see ready)
+            self.error = error
+
+    def ready(self) -> Exception | None:
+        """None once set up, else what setting up raised (an actor whose
+        set-up raises dies with no word of why, under Ray)."""
+        return self.error
 
     def run(self, piece: Any) -> Any:
         """The result of ``work`` on ``piece``."""
         return self.work(self.state, piece)
 
 
-def run_isolated(limits: Limits, trusted: bool, setup: Callable, args: tuple,
+def run_isolated(here: tuple[Limits, bool, str], setup: Callable, args: tuple,
                  work: Callable, describe: Callable[[Any], str], deadline: float | None,
                  piece: Any) -> Any:
     """One piece of an isolated pool, in a Ray task: whatever ends it in an
     isolated local pool of one worker (its result, its error, or how its
     worker died)."""
-    _as_here(limits, trusted)
+    _as_here(*here)
     with WorkerPool(1, setup, args, work, describe=describe, isolated=True,
                     deadline=deadline) as pool:
         for _, result in pool.run([piece]):
@@ -142,9 +163,9 @@ class RayPool:
                 except (ConnectionError, RuntimeError, ValueError) as error:
                     raise BadInput(f"cannot join the Ray cluster at {self.address}: "
                                    f"{error}") from None
-            else:
-                ray.init(num_cpus=self.n, include_dashboard=False, logging_level="ERROR",
-                         log_to_driver=False)
+            else:  # a new Ray of our own, even where one runs already
+                ray.init(address="local", num_cpus=self.n, include_dashboard=False,
+                         logging_level="ERROR", log_to_driver=False)
             self._started = True
         try:
             if self.isolated:
@@ -152,6 +173,8 @@ class RayPool:
             else:
                 self._actor_class = ray.remote(num_cpus=1, max_restarts=0)(PrologActor)
                 self._actors = [self._new_actor() for _ in range(self.n)]
+                for actor in self._actors:
+                    self._started_actor(actor)
             nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
             address = ray.get_runtime_context().gcs_address
         except BaseException:
@@ -161,8 +184,13 @@ class RayPool:
         return self
 
     def _new_actor(self):
-        return self._actor_class.remote(current_limits(), user_files_trusted(), self.setup,
-                                        self.args, self.work)
+        return self._actor_class.remote(_here(), self.setup, self.args, self.work)
+
+    def _started_actor(self, actor) -> None:
+        """Waits for ``actor`` to set itself up; raises what its set-up raised."""
+        error = self._ray.get(actor.ready.remote())
+        if error is not None:
+            raise error
 
     def __exit__(self, *exc) -> bool:
         ray = self._ray
@@ -199,6 +227,7 @@ class RayPool:
                     self._actors.remove(actor)
                     actor = self._new_actor()
                     self._actors.append(actor)
+                    self._started_actor(actor)
                     todo.append(piece)
                     self.figures.batches_retried += 1
                 except ray.exceptions.RayTaskError as error:
@@ -216,9 +245,8 @@ class RayPool:
         while todo or running:
             while todo and len(running) < self.n:
                 piece = todo.pop()
-                running[self._task.remote(current_limits(), user_files_trusted(), self.setup,
-                                          self.args, self.work, self.describe, self.deadline,
-                                          piece)] = piece
+                running[self._task.remote(_here(), self.setup, self.args, self.work,
+                                          self.describe, self.deadline, piece)] = piece
             finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
             for future in finished:
                 piece = running.pop(future)

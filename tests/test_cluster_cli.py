@@ -78,3 +78,30 @@ def test_bad_cluster_input(cli, args, message):
     run = cli("verify", KRK, "--sample", "5", "--cluster", "ray", *args)
     assert run.code == 2
     assert run.err == f"advice: error: {message}\n"
+
+
+def test_a_cluster_given_by_address(tmp_path):
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
+                        "'advice[cluster]' (make test installs it)")
+    ray = str(Path(sys.executable).parent / "ray")
+    port = "6391"
+    env = dict(os.environ, RAY_AUTH_MODE="disabled")  # no token to hand round in a test
+    subprocess.run([ray, "start", "--head", "--port", port, "--num-cpus", "2",
+                    "--include-dashboard=false", "--disable-usage-stats"],
+                   check=True, capture_output=True, cwd=tmp_path, env=env)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
+             "--sample", "20", "--seed", "1", "--workers", "2", "--cluster", "ray",
+             "--address", f"127.0.0.1:{port}", "--json"],
+            capture_output=True, text=True, env=env)
+    finally:  # no test after this one looks for Ray's processes: stop it in the background
+        subprocess.Popen([ray, "stop", "--force"], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    # the local --workers 2 run's figures
+    assert (report["by_result"], report["max_moves"], report["mean_moves"],
+            report["states"]) == ({"success": 20}, 29, 21.15, 3757)
+    assert report["cluster"]["address"].endswith(f":{port}")
+    assert (report["cluster"]["nodes"], report["cluster"]["batches"]) == (1, 1)
