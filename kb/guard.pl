@@ -16,7 +16,8 @@ these holds:
   - **a directive** other than the declarations a knowledge base needs:
     module/2 as the first term, use_module/1,2 of an allowed library
     (allowed_library/1) or of a shipped library for domains
-    (`advice(chess/endgame)`, advice_library/1; reexport/1,2 too), dynamic/1, discontiguous/1, table/1, op/3,
+    (`advice(chess/endgame)`, `advice(chess/concepts)`, advice_library/1;
+    reexport/1,2 too), dynamic/1, discontiguous/1, table/1, op/3,
     style_check/1, and set_prolog_flag/2 of `double_quotes` (local to
     the module), `optimise` or `generate_debug_info` (local to the
     file). These declare how the file is read and what it defines;
@@ -338,6 +339,7 @@ allowed_spec(advice(Path)) :- advice_library(Path).
 %   whose exported predicates read positions and tables and nothing else.
 
 advice_library(chess/endgame).
+advice_library(chess/concepts).
 
 % Flags a knowledge base may set: double_quotes is local to its module,
 % the others to the file being loaded (the loader restores them).

@@ -10,6 +10,18 @@ import pytest
 from engine.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def command_lines() -> dict[int, bytes]:
+    """Every process's command line (arguments joined by NUL), by pid."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                found[int(entry.name)] = (entry / "cmdline").read_bytes()
+            except OSError:  # it ended meanwhile
+                continue
+    return found
 SHARED_REFERENCE = ROOT.parent / "shared" / "reference"
 
 

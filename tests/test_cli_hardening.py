@@ -6,7 +6,6 @@ person playing, and packaging (issue 13, items 9, 13-17, 19-21)."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import shutil

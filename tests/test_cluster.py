@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import command_lines
 from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
@@ -30,16 +31,8 @@ def the_job(report: dict) -> str:
 
 def actor_pids() -> list[int]:
     """The processes of our Ray actors (Ray names them after the class)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if command.startswith(b"ray::PrologActor"):
-                pids.append(int(entry.name))
-    return sorted(pids)
+    return sorted(pid for pid, command in command_lines().items()
+                  if command.startswith(b"ray::PrologActor"))
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import command_lines
 from engine.prolog import kb_path
 
 KRK = str(kb_path("chess/krk.adv"))
@@ -20,16 +21,9 @@ RAY_PROCESSES = (b"ray::", b"raylet", b"gcs_server", b"ray/dashboard", b"ray/_pr
 
 
 def ray_processes() -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if any(name in command for name in RAY_PROCESSES):
-                found.append(command.replace(b"\0", b" ").decode(errors="replace"))
-    return found
+    return [command.replace(b"\0", b" ").decode(errors="replace")
+            for command in command_lines().values()
+            if any(name in command for name in RAY_PROCESSES)]
 
 
 def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():

@@ -131,7 +131,7 @@ def test_alphabeta(cli, tmp_path):
         f"{mallory}/alphabeta.pl:3: use_module/1 of library(readutil) is not allowed in a "
         "knowledge base (the libraries it may use: aggregate, apply, assoc, clpfd, "
         "dcg/basics, dicts, error, lists, occurs, ordsets, pairs, random, rbtrees, "
-        "solution_sequences, strings, ugraphs, yall; and advice(chess/endgame))",
+        "solution_sequences, strings, ugraphs, yall; and advice(chess/endgame), advice(chess/concepts))",
         f"{mallory}/alphabeta.pl:6: calling search:alphabeta/5 is not allowed in a knowledge "
         "base: it is a call into another module",
         f"{mallory}/alphabeta.pl:9: read_file_to_string/3 is not allowed in a knowledge base"]

@@ -61,6 +61,7 @@ def run_hostile(cli, tmp_path: Path, name: str, *args: str):
 
 LIBRARIES = ("aggregate, apply, assoc, clpfd, dcg/basics, dicts, error, lists, occurs, "
              "ordsets, pairs, random, rbtrees, solution_sequences, strings, ugraphs, yall")
+SHIPPED = "advice(chess/endgame), advice(chess/concepts)"
 
 REFUSED = {
     "directive_shell": [
@@ -87,9 +88,9 @@ REFUSED = {
         (1, "the directive repeat/0, fail/0 is not allowed in a knowledge base")],
     "shipped_module": [
         (1, "use_module/1 of advice(chess/tablebase) is not allowed in a knowledge base "
-            f"(the libraries it may use: {LIBRARIES}; and advice(chess/endgame))"),
+            f"(the libraries it may use: {LIBRARIES}; and {SHIPPED})"),
         (2, "reexport/1 of advice(bridge) is not allowed in a knowledge base "
-            f"(the libraries it may use: {LIBRARIES}; and advice(chess/endgame))")],
+            f"(the libraries it may use: {LIBRARIES}; and {SHIPPED})")],
     "consult_passwd": [
         (1, "the directive consult/1 is not allowed in a knowledge base: it loads another "
             "file"),

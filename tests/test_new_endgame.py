@@ -20,9 +20,11 @@ from conftest import ROOT
 
 KB = """\
 % King and queen against king, from the shipped chess library: the
-% material, and a set of start positions close to mate.
-:- module(kqk_endgame, [chess_material/2, initial/1, start_set/1, start/2]).
+% material, a set of start positions close to mate, and a goal written
+% with the shipped endgame concepts.
+:- module(kqk_endgame, [chess_material/2, initial/1, start_set/1, start/2, boxed/1]).
 :- reexport(advice(chess/endgame), except([start_set/1, start/2])).
+:- use_module(advice(chess/concepts), [room/2]).
 
 chess_material('KQ', 'K').
 
@@ -30,6 +32,11 @@ initial(Pos) :-
     once(start(near_mate, Pos)).
 
 start_set(near_mate).
+
+% The black king has at most 3 squares to go to.
+boxed(eg(Pos, _)) :-
+    room(Pos, Room),
+    Room =< 3.
 
 % The black king on a8, the white king on b6, c7, c6 or b5, the queen on
 % the first rank, where White mates in at most 2 moves.

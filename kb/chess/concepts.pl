@@ -1,0 +1,221 @@
+:- module(chess_concepts,
+          [ edge_distance/2,            % +Square, -Distance
+            corner_distance/3,          % +Square, +Corner, -Distance
+            square_distance/3,          % +Square1, +Square2, -Distance
+            king_square/3,              % +Pos, +Colour, -Square
+            kings_distance/2,           % +Pos, -Distance
+            opposition/1,               % +Pos
+            room/2,                     % +Pos, -Room
+            hanging/2,                  % +Pos, -Square
+            bishop_corners/2,           % +Pos, -Corners
+            square_colour/2,            % +Square, -Colour
+            guarded_by/4,               % +Pos, +Kind, +Squares, -Guarded
+            not_stalemate/1,            % +Pos
+            mate_in/2                   % +Pos, +Moves
+          ]).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(chess, [attacked/3, legal_move/3, mate/1, stalemate/1]).
+
+/** <module> Endgame concepts that advice tables share, for any material
+
+The chess knowledge a table's goals and move constraints are written in,
+once for every endgame of kb/chess/chess.pl: distances of squares and
+kings, the opposition, the room of the defending king (whatever pieces
+confine it), a piece attacked and undefended, the corners and squares of
+a bishop's colour, the squares a piece guards, and mate by search.
+Nothing here reads a tablebase: these are concepts, not answers.
+
+Positions are chess.pl's `pos(Side, Pieces, EP)`; White (`w`) is the
+attacker, Black (`b`) the defending king, as in the chess domains.
+Squares are 0..63 (a1 = 0, h8 = 63).
+*/
+
+file_rank(Sq, F, R) :-
+    F is Sq mod 8,
+    R is Sq // 8.
+
+%! edge_distance(+Square, -Distance) is det.
+%
+%  How many king steps Square is from the nearest edge: 0 on the edge,
+%  3 on the four centre squares.
+
+edge_distance(Sq, D) :-
+    file_rank(Sq, F, R),
+    D is min(min(F, 7 - F), min(R, 7 - R)).
+
+%! square_distance(+Square1, +Square2, -Distance) is det.
+%
+%  The number of king steps between two squares (Chebyshev distance).
+
+square_distance(S1, S2, D) :-
+    file_rank(S1, F1, R1),
+    file_rank(S2, F2, R2),
+    D is max(abs(F1 - F2), abs(R1 - R2)).
+
+%! corner_distance(+Square, +Corner, -Distance) is det.
+%
+%  King steps from Square to Corner, one of `a1`, `h1`, `a8`, `h8`.
+
+corner_distance(Sq, Corner, D) :-
+    corner(Corner, CornerSq),
+    square_distance(Sq, CornerSq, D).
+
+corner(a1, 0).
+corner(h1, 7).
+corner(a8, 56).
+corner(h8, 63).
+
+%! king_square(+Pos, +Colour, -Square) is det.
+%
+%  The square of the king of Colour (`w` or `b`).
+
+king_square(pos(_, Pieces, _), Colour, Sq) :-
+    memberchk(p(Colour, k, Sq), Pieces).
+
+%! kings_distance(+Pos, -Distance) is det.
+%
+%  King steps between the two kings.
+
+kings_distance(Pos, D) :-
+    king_square(Pos, w, W),
+    king_square(Pos, b, B),
+    square_distance(W, B, D).
+
+%! opposition(+Pos) is semidet.
+%
+%  White has the opposition: the kings face each other on a file or a
+%  rank with one square between them, and Black is to move.
+
+opposition(Pos) :-
+    Pos = pos(b, _, _),
+    king_square(Pos, w, W),
+    king_square(Pos, b, B),
+    file_rank(W, FW, RW),
+    file_rank(B, FB, RB),
+    (   FW =:= FB, abs(RW - RB) =:= 2
+    ;   RW =:= RB, abs(FW - FB) =:= 2
+    ),
+    !.
+
+%! room(+Pos, -Room) is det.
+%
+%  The number of squares the black king can reach by king steps through
+%  squares White does not attack (as if only the black king moved and
+%  White stood still), its own square included: the box White's pieces
+%  confine it to, whichever they are. A White piece it may take (one
+%  White does not defend) is part of the room.
+
+room(pos(_, Pieces, _), Room) :-
+    memberchk(p(b, k, B), Pieces),
+    exclude(==(p(b, k, B)), Pieces, Others),
+    reach([B], Others, [B], Reached),
+    length(Reached, Room).
+
+reach([], _, Seen, Seen).
+reach([Sq|Queue], Pieces, Seen0, Seen) :-
+    findall(N, ( king_step(Sq, N),
+                 \+ memberchk(N, Seen0),
+                 free_for_black(N, Pieces) ),
+            New0),
+    sort(New0, New),
+    append(Seen0, New, Seen1),
+    append(Queue, New, Queue1),
+    reach(Queue1, Pieces, Seen1, Seen).
+
+% free_for_black(+Square, +Pieces): the black king could stand on Square
+% (Pieces without the black king): no White piece attacks it (taking
+% the piece on it, if any, first).
+free_for_black(Sq, Pieces) :-
+    (   select(p(w, _, Sq), Pieces, Rest)
+    ->  true
+    ;   Rest = Pieces
+    ),
+    \+ attacked(Sq, w, Rest).
+
+king_step(Sq, N) :-
+    file_rank(Sq, F, R),
+    between(-1, 1, DF), between(-1, 1, DR),
+    \+ (DF =:= 0, DR =:= 0),
+    F1 is F + DF, R1 is R + DR,
+    between(0, 7, F1), between(0, 7, R1),
+    N is R1 * 8 + F1.
+
+%! hanging(+Pos, -Square) is nondet.
+%
+%  A White piece other than the king stands on Square, attacked by
+%  Black and not defended by White.
+
+hanging(pos(_, Pieces, _), Sq) :-
+    member(p(w, Kind, Sq), Pieces),
+    Kind \== k,
+    attacked(Sq, b, Pieces),
+    \+ attacked(Sq, w, Pieces).
+
+%! square_colour(+Square, -Colour) is det.
+%
+%  Colour is `dark` (a1 is dark) or `light`.
+
+square_colour(Sq, Colour) :-
+    file_rank(Sq, F, R),
+    (   (F + R) mod 2 =:= 0 -> Colour = dark ; Colour = light ).
+
+%! bishop_corners(+Pos, -Corners) is semidet.
+%
+%  Corners (a sorted list of corner names) are those of the colour of
+%  White's bishop, where mate with bishop and knight is forced; fails
+%  without a White bishop.
+
+bishop_corners(pos(_, Pieces, _), Corners) :-
+    memberchk(p(w, b, Sq), Pieces),
+    square_colour(Sq, Colour),
+    findall(C, ( corner(C, CSq), square_colour(CSq, Colour) ), Corners0),
+    sort(Corners0, Corners).
+
+%! guarded_by(+Pos, +Kind, +Squares, -Guarded) is det.
+%
+%  Guarded is the list of Squares that White's piece of Kind (`q r b n
+%  p`; the first such piece) attacks: for instance the squares around
+%  the black king that the knight and the bishop each cover, where they
+%  must work together.
+
+guarded_by(pos(_, Pieces, _), Kind, Squares, Guarded) :-
+    (   memberchk(p(w, Kind, At), Pieces)
+    ->  include(attacked_from(At, Kind, Pieces), Squares, Guarded)
+    ;   Guarded = []
+    ).
+
+attacked_from(At, Kind, Pieces, Sq) :-
+    Sq \== At,
+    exclude(is_white_piece_but(At), Pieces, Only),
+    attacked(Sq, w, [p(w, Kind, At)|Only]).
+
+% keeps the black pieces (which block lines) and drops every White piece
+% but the one at At
+is_white_piece_but(At, p(w, _, S)) :-
+    S \== At.
+
+%! not_stalemate(+Pos) is semidet.
+%
+%  Pos is not stalemate.
+
+not_stalemate(Pos) :-
+    \+ stalemate(Pos).
+
+%! mate_in(+Pos, +Moves) is semidet.
+%
+%  White, to move in Pos, mates in at most Moves moves against every
+%  defence (a search of the game tree, depth 2 * Moves - 1 plies).
+
+mate_in(Pos, N) :-
+    N >= 1,
+    Pos = pos(w, _, _),
+    legal_move(Pos, _, Pos1),
+    (   mate(Pos1)
+    ->  true
+    ;   N > 1,
+        \+ stalemate(Pos1),
+        N1 is N - 1,
+        forall(legal_move(Pos1, _, Pos2), mate_in(Pos2, N1))
+    ),
+    !.

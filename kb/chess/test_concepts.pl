@@ -1,0 +1,111 @@
+/*  Tests of the endgame concepts (kb/chess/concepts.pl).
+
+    Run:  swipl -g run_tests -t halt kb/chess/test_concepts.pl
+
+    Boards are written as Turn and a list of Colour-Letter-Name
+    (w-k-e1), as in test_chess.pl.
+*/
+
+:- use_module(library(plunit)).
+:- use_module(library(apply)).
+:- prolog_load_context(directory, Dir),
+   atom_concat(Dir, '/chess', Chess), use_module(Chess),
+   atom_concat(Dir, '/concepts', Concepts), use_module(Concepts).
+
+board(Turn, Named, Pos) :-
+    maplist(named_piece, Named, Pieces),
+    chess_position(Turn, Pieces, Pos).
+
+named_piece(C-L-Name, piece(C, L, Sq)) :-
+    square_name(Sq, Name).
+
+sq(Name, Sq) :- square_name(Sq, Name).
+
+:- begin_tests(concepts).
+
+test(edge_and_corner_distance) :-
+    sq(a4, A4), sq(d4, D4), sq(e5, E5), sq(b2, B2),
+    assertion(edge_distance(A4, 0)),
+    assertion(edge_distance(D4, 3)),
+    assertion(edge_distance(E5, 3)),
+    assertion(edge_distance(B2, 1)),
+    assertion(corner_distance(B2, a1, 1)),
+    assertion(corner_distance(B2, h8, 6)),
+    assertion(corner_distance(D4, a8, 4)).
+
+test(kings_distance_and_opposition) :-
+    board(b, [w-k-e4, b-k-e6, w-q-a1], P),
+    assertion(kings_distance(P, 2)),
+    assertion(opposition(P)),
+    board(w, [w-k-e4, b-k-e6, w-q-a1], Q),
+    assertion(\+ opposition(Q)),               % White to move: Black has it
+    board(b, [w-k-e4, b-k-f6, w-q-a1], R),
+    assertion(\+ opposition(R)).
+
+test(room_of_a_king_boxed_by_a_rook) :-
+    % the rook on d1, defended, guards the d-file and the first rank:
+    % the a-c files of ranks 2-8 are left
+    board(b, [w-k-e2, w-r-d1, b-k-b7], P),
+    room(P, Room),
+    assertion(Room == 21),
+    % on the edge: the rook on d7, defended, cuts the seventh rank and the
+    % d-file (a8, b8, c8 are left)
+    board(b, [w-k-c6, w-r-d7, b-k-a8], Q),
+    room(Q, RoomQ),
+    assertion(RoomQ == 3).
+
+test(room_any_confining_pieces) :-
+    % the queen on c6 (checking along the diagonal) leaves a8, b8, a7
+    board(b, [w-k-h1, w-q-c6, b-k-a8], P),
+    room(P, Room),
+    assertion(Room == 3).
+
+test(room_escapes_by_taking_an_undefended_piece) :-
+    % from b7 the king walks to c6 and takes the rook on d5: the box is open
+    board(b, [w-k-h1, w-r-d5, b-k-b7], P),
+    room(P, Room),
+    assertion(Room == 46).
+
+test(room_counts_a_piece_it_can_take) :-
+    board(b, [w-k-h1, w-r-b7, b-k-a8], P),     % the rook undefended next to it
+    room(P, Room),
+    assertion(Room > 1),
+    board(b, [w-k-c6, w-r-b7, b-k-a8], Q),     % now defended: boxed in
+    room(Q, RoomQ),
+    assertion(RoomQ == 1).
+
+test(hanging) :-
+    board(b, [w-k-h1, w-r-b7, b-k-a8], P),
+    assertion(hanging(P, 49)),                 % b7
+    board(b, [w-k-c6, w-r-b7, b-k-a8], Q),
+    assertion(\+ hanging(Q, _)).
+
+test(bishop_corners) :-
+    board(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], P),   % c1 is dark
+    assertion(bishop_corners(P, [a1, h8])),
+    board(w, [w-k-e1, w-b-f1, w-n-g1, b-k-e8], Q),   % f1 is light
+    assertion(bishop_corners(Q, [a8, h1])),
+    sq(a1, A1), sq(h1, H1),
+    assertion(square_colour(A1, dark)),
+    assertion(square_colour(H1, light)).
+
+test(guarded_by_knight_and_bishop) :-
+    board(w, [w-k-e1, w-b-c1, w-n-c6, b-k-a8], P),
+    maplist(sq, [a7, b8, b7], Around),
+    guarded_by(P, n, Around, ByKnight),
+    assertion(ByKnight == [48, 57]),           % a7 and b8
+    guarded_by(P, b, Around, ByBishop),
+    assertion(ByBishop == []),
+    guarded_by(P, q, Around, None),
+    assertion(None == []).
+
+test(stalemate_and_mate_in) :-
+    board(b, [w-k-c6, w-q-b6, b-k-a8], Stale),
+    assertion(\+ not_stalemate(Stale)),
+    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    assertion(mate_in(P, 1)),                  % Qb7#
+    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    assertion(\+ mate_in(Q, 1)),
+    assertion(mate_in(Q, 2)).
+
+:- end_tests(concepts).
