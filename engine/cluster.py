@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
 from engine.prolog import (
@@ -51,6 +52,17 @@ BATCH = 250
 POLL = 0.2
 
 INSTALL = "--cluster ray needs Ray, an optional extra: pip install 'advice[cluster]'"
+
+
+def pool_for(cluster: str | None, address: str | None = None) -> Callable[..., Any]:
+    """What makes the worker pool of ``--cluster``: WorkerPool for None
+    (processes here), RayPool at ``address`` for ``"ray"``; both are
+    called alike. Raises :class:`BadInput` for another name."""
+    if cluster is None:
+        return WorkerPool
+    if cluster == "ray":
+        return partial(RayPool, address=address)
+    raise BadInput(f"unknown cluster {cluster!r}: the one there is is ray")
 
 
 def import_ray():
@@ -150,12 +162,15 @@ class RayPool:
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.figures: ClusterFigures | None = None
         self._ray = None
-        self._actor_class = None
+        self._here: tuple[Limits, bool, str] | None = None  # what Ray's processes need
+        self._actor_class = None  # the remote actor class, or
+        self._task = None         # the remote task of an isolated pool
         self._actors: list = []
         self._started = False
 
     def __enter__(self) -> "RayPool":
         ray = self._ray = import_ray()
+        self._here = _here()
         if not ray.is_initialized():
             if self.address:
                 try:
@@ -184,7 +199,7 @@ class RayPool:
         return self
 
     def _new_actor(self):
-        return self._actor_class.remote(_here(), self.setup, self.args, self.work)
+        return self._actor_class.remote(self._here, self.setup, self.args, self.work)
 
     def _started_actor(self, actor) -> None:
         """Waits for ``actor`` to set itself up; raises what its set-up raised."""
@@ -245,7 +260,7 @@ class RayPool:
         while todo or running:
             while todo and len(running) < self.n:
                 piece = todo.pop()
-                running[self._task.remote(_here(), self.setup, self.args, self.work,
+                running[self._task.remote(self._here, self.setup, self.args, self.work,
                                           self.describe, self.deadline, piece)] = piece
             finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
             for future in finished:

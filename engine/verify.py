@@ -20,11 +20,10 @@ from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Callable
 
-from engine.cluster import BATCH, RayPool
+from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
 from engine.prolog import BadInput, atom, integer, session
 from engine.tables import load_table
-from engine.workers import WorkerPool
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
@@ -133,8 +132,7 @@ def verify(job: VerifyJob, workers: int = 1,
     cores = os.cpu_count() or 1
     if workers < 1:
         raise BadInput(f"--workers must be at least 1, not {workers}")
-    if cluster not in (None, "ray"):
-        raise BadInput(f"unknown cluster {cluster!r}: the one there is is ray")
+    make_pool = pool_for(cluster, address)
     if batch < 1:
         raise BadInput(f"--batch must be at least 1, not {batch}")
     if workers > cores and not force and cluster is None:
@@ -151,7 +149,7 @@ def verify(job: VerifyJob, workers: int = 1,
 
     def report() -> dict:
         merged = merge(parts, job, domain, time.perf_counter() - t0, count, population)
-        if pool is not None and getattr(pool, "figures", None) is not None:
+        if isinstance(pool, RayPool) and pool.figures is not None:
             merged["cluster"] = asdict(pool.figures)
         return merged
 
@@ -161,9 +159,8 @@ def verify(job: VerifyJob, workers: int = 1,
         size = SLICE if cluster is None else batch
         slices = [(a, min(a + size, count)) for a in range(0, count, size)]
         n = min(workers, len(slices)) or 1
-        setup, work = _worker_setup, partial(_worker_slice, job)
-        pool = (WorkerPool(n, setup, (job,), work, describe=_slice_words) if cluster is None
-                else RayPool(n, setup, (job,), work, address=address))
+        pool = make_pool(n, _worker_setup, (job,), partial(_worker_slice, job),
+                         describe=_slice_words)
         done = 0
         with pool:
             for _, (size, part) in pool.run(slices):

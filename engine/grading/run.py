@@ -18,13 +18,12 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
-from engine.cluster import RayPool
+from engine.cluster import pool_for
 from engine.grading.assignment import Assignment
 from engine.grading.worker import (
     Submission, SubmissionResult, grade_submission, lost_results, quiet,
 )
 from engine.prolog import DEFAULT_SECONDS, BadInput, EngineError, current_limits, kb_path
-from engine.workers import WorkerPool
 
 
 def find_submissions(paths: Iterable[str], assignment: Assignment) -> list[Submission]:
@@ -76,18 +75,16 @@ def grade(assignment: Assignment, submissions: list[Submission], jobs: int = 1,
     cores = os.cpu_count() or 1
     if jobs < 1:
         raise BadInput(f"--jobs must be at least 1, not {jobs}")
-    if cluster not in (None, "ray"):
-        raise BadInput(f"unknown cluster {cluster!r}: the one there is is ray")
+    make_pool = pool_for(cluster, address)
     if jobs > cores and cluster is None:
         raise BadInput(f"--jobs {jobs} is more than the {cores} cores here (each job is a "
                        "process with a Prolog of its own)")
     results: dict[str, SubmissionResult] = {}
     if progress:
         progress(0, len(submissions))
-    pool = (WorkerPool if cluster is None else partial(RayPool, address=address))(
-        min(jobs, len(submissions)) or 1, quiet, (), partial(grade_submission, assignment),
-        describe=_submission_words, isolated=True, deadline=worker_deadline())
-    with pool:
+    with make_pool(min(jobs, len(submissions)) or 1, quiet, (),
+                   partial(grade_submission, assignment), describe=_submission_words,
+                   isolated=True, deadline=worker_deadline()) as pool:
         for submission, result in pool.run(submissions):
             if not isinstance(result, SubmissionResult):
                 reason = str(result) if isinstance(result, EngineError) else \

@@ -13,6 +13,7 @@
             chess_board/4,              % +Pos, -Turn, -Pieces, -EP
             % squares
             square_name/2,              % ?Square, ?Name
+            king_target/2,              % ?Square, ?Square1
             % moves
             legal_move/3,               % +Pos, ?Move, ?Pos1
             legal_moves/2,              % +Pos, -Moves
@@ -195,6 +196,11 @@ square_name(Sq, Name) :-
     ->  atom(Name), sq_name(Sq, Name)
     ;   sq_name(Sq, Name)
     ).
+
+%! king_target(?Square, ?Square1) is nondet.
+%
+%  Square1 is one king step from Square (a table of facts, generated
+%  when this file is compiled, as every square relation here).
 
 		 /*******************************
 		 *            ATTACKS           *

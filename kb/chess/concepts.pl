@@ -15,7 +15,7 @@
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(chess, [attacked/3, legal_move/3, mate/1, stalemate/1]).
+:- use_module(chess, [attacked/3, king_target/2, legal_move/3, mate/1, stalemate/1]).
 
 /** <module> Endgame concepts that advice tables share, for any material
 
@@ -114,7 +114,7 @@ room(pos(_, Pieces, _), Room) :-
 
 reach([], _, Seen, Seen).
 reach([Sq|Queue], Pieces, Seen0, Seen) :-
-    findall(N, ( king_step(Sq, N),
+    findall(N, ( king_target(Sq, N),
                  \+ memberchk(N, Seen0),
                  free_for_black(N, Pieces) ),
             New0),
@@ -132,14 +132,6 @@ free_for_black(Sq, Pieces) :-
     ;   Rest = Pieces
     ),
     \+ attacked(Sq, w, Rest).
-
-king_step(Sq, N) :-
-    file_rank(Sq, F, R),
-    between(-1, 1, DF), between(-1, 1, DR),
-    \+ (DF =:= 0, DR =:= 0),
-    F1 is F + DF, R1 is R + DR,
-    between(0, 7, F1), between(0, 7, R1),
-    N is R1 * 8 + F1.
 
 %! hanging(+Pos, -Square) is nondet.
 %
@@ -181,18 +173,17 @@ bishop_corners(pos(_, Pieces, _), Corners) :-
 
 guarded_by(pos(_, Pieces, _), Kind, Squares, Guarded) :-
     (   memberchk(p(w, Kind, At), Pieces)
-    ->  include(attacked_from(At, Kind, Pieces), Squares, Guarded)
+    ->  % the piece and the black pieces (which block its lines) alone
+        exclude(white_piece_but(At), Pieces, Only),
+        include(attacked_from(At, Only), Squares, Guarded)
     ;   Guarded = []
     ).
 
-attacked_from(At, Kind, Pieces, Sq) :-
+attacked_from(At, Pieces, Sq) :-
     Sq \== At,
-    exclude(is_white_piece_but(At), Pieces, Only),
-    attacked(Sq, w, [p(w, Kind, At)|Only]).
+    attacked(Sq, w, Pieces).
 
-% keeps the black pieces (which block lines) and drops every White piece
-% but the one at At
-is_white_piece_but(At, p(w, _, S)) :-
+white_piece_but(At, p(w, _, S)) :-
     S \== At.
 
 %! not_stalemate(+Pos) is semidet.

@@ -65,10 +65,15 @@ clear_table :-
 %   Pos is over.
 
 ordered_successors(Game, Pos, Succs) :-
+    to_move(Game, Pos, Side),
+    ordered_successors(Game, Pos, Side, Succs).
+
+% ordered_successors(+Game, +Pos, +Side, -Succs): as ordered_successors/3,
+% Side (max or min) moving in Pos.
+ordered_successors(Game, Pos, Side, Succs) :-
     (   current_predicate(Game:order_moves/2)
     ->  Game:order_moves(Pos, Succs)
     ;   Game:moves(Pos, Succs0),
-        to_move(Game, Pos, Side),
         map_list_to_pairs(static_key(Game, Side), Succs0, Keyed),
         keysort(Keyed, Sorted),
         pairs_values(Sorted, Succs)
@@ -94,9 +99,9 @@ ordered_alphabeta_pv(Game:Pos, Alpha, Beta, MaxDepth, Line, Val) :-
 oab(Game, Pos, Alpha, Beta, Depth, [Pos|Line], Val) :-
     visit,
     (   Depth \== 0,
-        ordered_successors(Game, Pos, Succs)
-    ->  lower(Depth, Depth1),
         to_move(Game, Pos, Side),
+        ordered_successors(Game, Pos, Side, Succs)
+    ->  lower(Depth, Depth1),
         best_successor(Succs, oab, Game, Side, Alpha, Beta, Depth1, none, Line, Val)
     ;   leaf_value(Game, Pos, Depth, Val),
         Line = []
@@ -216,10 +221,10 @@ tab_hit(Hit, Game, Pos, Key, Alpha0, Beta0, Depth, [Pos|Line], Val) :-
     visit,
     nb_getval(search_horizon, H0),
     (   Depth \== 0,
-        ordered_successors(Game, Pos, Succs0)
+        to_move(Game, Pos, Side),
+        ordered_successors(Game, Pos, Side, Succs0)
     ->  first_move(Hit, Succs0, Succs),
         lower(Depth, Depth1),
-        to_move(Game, Pos, Side),
         best_successor(Succs, tab, Game, Side, Alpha, Beta, Depth1, none, Line, Val),
         Line = [Best|_]
     ;   leaf_value(Game, Pos, Depth, Val, Kind),
