@@ -21,6 +21,9 @@
             uci_move/4,                 % +Pos, +Text, -Move, -Pos1
             % status
             attacked/3,                 % +Square, +ByColour, +Pieces
+            attack_mask/3,              % +Pieces, +ByColour, -Mask
+            attack_mask/4,              % +Pieces, +Blockers, +ByColour, -Mask
+            king_step_mask/2,           % +Mask, -Mask1
             in_check/1,                 % +Pos
             mate/1,                     % +Pos
             stalemate/1,                % +Pos
@@ -32,6 +35,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(aggregate)).
+:- use_module(library(yall)).
 :- use_module(library(http/json)).
 :- set_prolog_flag(optimise, true).
 
@@ -148,6 +152,19 @@ table_clause(pawn_capture(C, S, T)) :-
 table_clause(pawn_pair(C, Key)) :-
     pawn_dir(C, DR), sq_fr(S, _, R), R >= 1, R =< 6,
     ( DF = -1 ; DF = 1 ), step(S, DF, DR, T), Key is S*64+T.
+table_clause(king_mask(S, Mask)) :-
+    between(0, 63, S),
+    findall(T, table_clause(king_target(S, T)), Ts),
+    foldl([T, M0, M]>>(M is M0 \/ (1 << T)), Ts, 0, Mask).
+table_clause(knight_mask(S, Mask)) :-
+    between(0, 63, S),
+    findall(T, table_clause(knight_target(S, T)), Ts),
+    foldl([T, M0, M]>>(M is M0 \/ (1 << T)), Ts, 0, Mask).
+table_clause(pawn_mask(C, S, Mask)) :-
+    pawn_dir(C, _), between(0, 63, S),
+    findall(T, table_clause(pawn_capture(C, S, T)), Ts),
+    Ts \== [],
+    foldl([T, M0, M]>>(M is M0 \/ (1 << T)), Ts, 0, Mask).
 table_clause(last_rank(C, S)) :-
     ( C = w, R = 7 ; C = b, R = 0 ), sq_fr(S, _, R).
 table_clause(sq_name(S, Name)) :-
@@ -224,6 +241,65 @@ attacks(p, C, Key, _) :- pawn_pair(C, Key).
 attacks(q, _, Key, Ps) :- line(Key, _, B), clear(B, Ps).
 attacks(r, _, Key, Ps) :- line(Key, orth, B), clear(B, Ps).
 attacks(b, _, Key, Ps) :- line(Key, diag, B), clear(B, Ps).
+
+%! attack_mask(+Pieces, +ByColour, -Mask) is det.
+%
+%  Mask is the bitboard (bit Square set) of the squares that the pieces
+%  of ByColour among Pieces attack, sliding pieces being blocked by any
+%  piece in Pieces.  A piece's own square is in Mask only when another
+%  piece of its colour defends it.
+
+attack_mask(Pieces, By, Mask) :-
+    attack_mask(Pieces, Pieces, By, Mask).
+
+%! attack_mask(+Pieces, +Blockers, +ByColour, -Mask) is det.
+%
+%  As attack_mask/3 for the pieces of ByColour among Pieces, sliding
+%  pieces being blocked by the pieces in Blockers.
+
+attack_mask(Pieces, Blockers, By, Mask) :-
+    foldl(occupy, Blockers, 0, Occupied),
+    foldl(add_attacks(By, Occupied), Pieces, 0, Mask).
+
+occupy(p(_, _, S), M0, M) :-
+    M is M0 \/ (1 << S).
+
+add_attacks(By, Occupied, p(C, K, S), M0, M) :-
+    (   C == By
+    ->  piece_mask(K, C, S, Occupied, PM),
+        M is M0 \/ PM
+    ;   M = M0
+    ).
+
+piece_mask(k, _, S, _, M) :- !, king_mask(S, M).
+piece_mask(n, _, S, _, M) :- !, knight_mask(S, M).
+piece_mask(p, C, S, _, M) :- !, ( pawn_mask(C, S, M) -> true ; M = 0 ).
+piece_mask(K, _, S, Occupied, M) :-
+    findall(D, slider_dir(K, D), Dirs),
+    foldl(ray_mask(S, Occupied), Dirs, 0, M).
+
+ray_mask(S, Occupied, Dir, M0, M) :-
+    (   ray(Dir, S, Squares)
+    ->  ray_until_blocked(Squares, Occupied, M0, M)
+    ;   M = M0
+    ).
+
+ray_until_blocked([], _, M, M).
+ray_until_blocked([T|Ts], Occupied, M0, M) :-
+    M1 is M0 \/ (1 << T),
+    (   Occupied /\ (1 << T) =\= 0
+    ->  M = M1
+    ;   ray_until_blocked(Ts, Occupied, M1, M)
+    ).
+
+%! king_step_mask(+Mask, -Mask1) is det.
+%
+%  Mask1 is Mask with every square one king step from a square of Mask
+%  added (bitboards as in attack_mask/3).
+
+king_step_mask(M, M1) :-
+    Row is M \/ ((M << 1) /\ 0xfefefefefefefefe) \/ ((M >> 1) /\ 0x7f7f7f7f7f7f7f7f),
+    M1 is (Row \/ (Row << 8) \/ (Row >> 8)) /\ 0xffffffffffffffff.
 
 clear([], _) :- !.
 clear(B, Ps) :-

@@ -6,6 +6,11 @@
             kings_distance/2,           % +Pos, -Distance
             opposition/1,               % +Pos
             room/2,                     % +Pos, -Room
+            room_squares/2,             % +Pos, -Squares
+            room_mask/2,                % +Pos, -Mask
+            box/2,                      % +Pos, -Box
+            box_mask/2,                 % +Pos, -Mask
+            mask_distance/3,            % +Square, +Mask, -Distance
             hanging/2,                  % +Pos, -Square
             bishop_corners/2,           % +Pos, -Corners
             square_colour/2,            % +Square, -Colour
@@ -15,7 +20,8 @@
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(chess, [attacked/3, king_target/2, legal_move/3, mate/1, stalemate/1]).
+:- use_module(chess, [attacked/3, attack_mask/3, attack_mask/4, king_step_mask/2, legal_move/3, mate/1,
+                      stalemate/1]).
 
 /** <module> Endgame concepts that advice tables share, for any material
 
@@ -106,32 +112,84 @@ opposition(Pos) :-
 %  confine it to, whichever they are. A White piece it may take (one
 %  White does not defend) is part of the room.
 
-room(pos(_, Pieces, _), Room) :-
+room(Pos, Room) :-
+    room_mask(Pos, Mask),
+    Room is popcount(Mask).
+
+%! room_squares(+Pos, -Squares) is det.
+%
+%  The squares of room/2, in ascending order.
+
+room_squares(Pos, Squares) :-
+    room_mask(Pos, Mask),
+    findall(Sq, ( between(0, 63, Sq), Mask /\ (1 << Sq) =\= 0 ), Squares).
+
+%! room_mask(+Pos, -Mask) is det.
+%
+%  The squares of room/2 as a bitboard (bit Square set, a1 = bit 0).
+%  White's attacks are those with the black king off the board, so that
+%  a line through it stays closed behind it.
+
+room_mask(pos(_, Pieces, _), Room) :-
     memberchk(p(b, k, B), Pieces),
     exclude(==(p(b, k, B)), Pieces, Others),
-    reach([B], Others, [B], Reached),
-    length(Reached, Room).
+    attack_mask(Others, w, Attacked),
+    Free is \Attacked /\ 0xffffffffffffffff,
+    Start is 1 << B,
+    flood(Start, Free, Room).
 
-reach([], _, Seen, Seen).
-reach([Sq|Queue], Pieces, Seen0, Seen) :-
-    findall(N, ( king_target(Sq, N),
-                 \+ memberchk(N, Seen0),
-                 free_for_black(N, Pieces) ),
-            New0),
-    sort(New0, New),
-    append(Seen0, New, Seen1),
-    append(Queue, New, Queue1),
-    reach(Queue1, Pieces, Seen1, Seen).
+%! box(+Pos, -Box) is det.
+%
+%  The number of squares of box_mask/2: the room that White's pieces
+%  other than the king leave the black king, however near White's king
+%  stands.
 
-% free_for_black(+Square, +Pieces): the black king could stand on Square
-% (Pieces without the black king): no White piece attacks it (taking
-% the piece on it, if any, first).
-free_for_black(Sq, Pieces) :-
-    (   select(p(w, _, Sq), Pieces, Rest)
-    ->  true
-    ;   Rest = Pieces
-    ),
-    \+ attacked(Sq, w, Rest).
+box(Pos, Box) :-
+    box_mask(Pos, Mask),
+    Box is popcount(Mask).
+
+%! box_mask(+Pos, -Mask) is det.
+%
+%  The squares the black king can reach by king steps through squares
+%  that White's pieces other than the king do not attack (White's king
+%  blocks their lines but attacks nothing), as a bitboard: the box the
+%  confining pieces alone make, which White's king walks up to.
+
+box_mask(pos(_, Pieces, _), Box) :-
+    memberchk(p(b, k, B), Pieces),
+    memberchk(p(w, k, W), Pieces),
+    exclude(==(p(b, k, B)), Pieces, Others),
+    exclude(==(p(w, k, W)), Others, Confining),
+    attack_mask(Confining, Others, w, Attacked),
+    Free is \Attacked /\ 0xffffffffffffffff,
+    Start is 1 << B,
+    flood(Start, Free, Box).
+
+flood(Reached, Free, Room) :-
+    king_step_mask(Reached, Around),
+    Reached1 is (Around /\ Free) \/ Reached,
+    (   Reached1 =:= Reached
+    ->  Room = Reached
+    ;   flood(Reached1, Free, Room)
+    ).
+
+%! mask_distance(+Square, +Mask, -Distance) is semidet.
+%
+%  The king steps from Square to the nearest square of the bitboard
+%  Mask; fails when Mask is empty.
+
+mask_distance(Sq, Mask, D) :-
+    Mask =\= 0,
+    Start is 1 << Sq,
+    mask_distance(Start, Mask, 0, D).
+
+mask_distance(Reached, Mask, D0, D) :-
+    (   Reached /\ Mask =\= 0
+    ->  D = D0
+    ;   king_step_mask(Reached, Reached1),
+        D1 is D0 + 1,
+        mask_distance(Reached1, Mask, D1, D)
+    ).
 
 %! hanging(+Pos, -Square) is nondet.
 %

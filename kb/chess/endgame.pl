@@ -31,6 +31,8 @@
           ]).
 :- use_module(chess, [legal_move/3, move_uci/2, status/2, chess_board/4]).
 :- use_module(tablebase, [position_value/2, value_moves/2, best_move/3, won_position/3]).
+:- reexport(mating, except([mating_constraint/1])).
+:- use_module(mating, [mating_constraint/1]).
 
 /** <module> Any chess endgame of at most four pieces as an AL0 domain
 
@@ -50,7 +52,10 @@ builds the tablebase of the material (engine/tablebases) and loads it
 before play, so perfect_reply/3 and optimal_moves/2 work for any
 material.  The knowledge base adds the goal predicates and move
 constraints its tables need, on the positions described below, with
-chess.pl's predicates.
+chess.pl's predicates.  The words of mating tables (chess/mating.pl:
+the room of the black king shrinking, the kings closing in, pieces
+safe, mate by search, the tightest move first) are re-exported here,
+so every such domain has them.
 
 ## Positions
 
@@ -100,9 +105,14 @@ move_text(_, Move, Text) :-
     move_uci(Move, Text).
 
 %! move_constraint(?Name) is nondet.
+%
+%  `legal`, `kingmove`, `checkmove` and the move constraints of
+%  chess/mating.pl.
 move_constraint(legal).
 move_constraint(kingmove).
 move_constraint(checkmove).
+move_constraint(Name) :-
+    mating_constraint(Name).
 
 %! legal(+Pos, ?Move, -Pos1) is nondet.  Any legal move.
 legal(Pos, Move, Pos1) :-

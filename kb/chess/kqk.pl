@@ -1,0 +1,11 @@
+:- module(kqk, [chess_material/2]).
+:- reexport(endgame).
+
+/** <module> King and queen against king
+
+The domain of kb/chess/kqk.adv: chess/endgame.pl for this material, whose
+goals and move constraints (chess/mating.pl) the table is written in.
+*/
+
+%! chess_material(-White, -Black) is det.
+chess_material('KQ', 'K').

@@ -1,0 +1,273 @@
+:- module(chess_mating,
+          [ % goals
+            room_smaller/2,             % +Pos, +Root
+            room_not_larger/2,          % +Pos, +Root
+            room_within/2,              % +Max, +Pos
+            box_smaller/2,              % +Pos, +Root
+            box_not_larger/2,           % +Pos, +Root
+            box_within/2,               % +Max, +Pos
+            king_nearer_box/2,          % +Pos, +Root
+            kings_closer/2,             % +Pos, +Root
+            king_nearer_room/2,         % +Pos, +Root
+            kings_within/2,             % +Max, +Pos
+            pieces_safe/1,              % +Pos
+            their_king_cornered/1,      % +Pos
+            mates_in/2,                 % +Moves, +Pos
+            % move constraints
+            piecemove/3,                % +Pos, ?Move, -Pos1
+            tightest/3,                 % +Pos, ?Move, -Pos1
+            kingtoward/3,               % +Pos, ?Move, -Pos1
+            mating_constraint/1         % ?Name
+          ]).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+:- use_module(library(pairs)).
+:- use_module(chess, [legal_move/3]).
+:- use_module(concepts, [room_mask/2, box_mask/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
+                         square_distance/3, edge_distance/2, mate_in/2]).
+
+/** <module> The words of mating tables, for any material
+
+The goals and move constraints that advice tables for the mating
+endgames (KQK, KRK, KRRK, KBBK, KBNK, ...) are written in, on the
+positions of kb/chess/endgame.pl (`eg(Pos, Depth)`), once for every
+material: each is a concept of chess/concepts.pl read at a position, or
+compared between a position and the root of the forcing tree (`Root`).
+Nothing here reads a tablebase.
+
+kb/chess/endgame.pl re-exports this module, so every chess endgame
+domain has these words; its move_constraint/1 includes
+mating_constraint/1.
+*/
+
+%! room_smaller(+Pos, +Root) is semidet.
+%
+%  The black king's room (concepts:room/2) is smaller at Pos than at
+%  the root of the forcing tree.
+
+room_smaller(Pos, Root) :-
+    room_of(Pos, R),
+    room_of(Root, R0),
+    R < R0.
+
+%! room_not_larger(+Pos, +Root) is semidet.
+%
+%  The black king's room is no larger at Pos than at Root.
+
+room_not_larger(Pos, Root) :-
+    room_of(Pos, R),
+    room_of(Root, R0),
+    R =< R0.
+
+%! room_within(+Max, +Pos) is semidet.
+%
+%  The black king's room is at most Max squares.
+
+room_within(Max, Pos) :-
+    room_of(Pos, R),
+    R =< Max.
+
+%! box_smaller(+Pos, +Root) is semidet.
+%
+%  The black king's box (concepts:box/2: the room White's pieces other
+%  than the king leave it) is smaller at Pos than at Root.
+
+box_smaller(Pos, Root) :-
+    box_of(Pos, B),
+    box_of(Root, B0),
+    B < B0.
+
+%! box_not_larger(+Pos, +Root) is semidet.
+%
+%  The black king's box is no larger at Pos than at Root.
+
+box_not_larger(Pos, Root) :-
+    box_of(Pos, B),
+    box_of(Root, B0),
+    B =< B0.
+
+%! box_within(+Max, +Pos) is semidet.
+%
+%  The black king's box is at most Max squares.
+
+box_within(Max, Pos) :-
+    box_of(Pos, B),
+    B =< Max.
+
+%! king_nearer_box(+Pos, +Root) is semidet.
+%
+%  White's king is fewer king steps from the black king's box (the
+%  nearest of its squares) at Pos than at Root.
+
+king_nearer_box(Pos, Root) :-
+    king_box_distance(Pos, D),
+    king_box_distance(Root, D0),
+    D < D0.
+
+king_box_distance(Pos, D) :-
+    box_mask_of(Pos, Mask),
+    Pos = eg(P, _),
+    king_square(P, w, W),
+    mask_distance(W, Mask, D).
+
+%! kings_closer(+Pos, +Root) is semidet.
+%
+%  The kings are fewer king steps apart at Pos than at Root.
+
+kings_closer(eg(P, _), eg(P0, _)) :-
+    kings_distance(P, D),
+    kings_distance(P0, D0),
+    D < D0.
+
+%! king_nearer_room(+Pos, +Root) is semidet.
+%
+%  White's king is fewer king steps from the black king's room (the
+%  nearest of its squares) at Pos than at Root.
+
+king_nearer_room(Pos, Root) :-
+    king_room_distance(Pos, D),
+    king_room_distance(Root, D0),
+    D < D0.
+
+king_room_distance(Pos, D) :-
+    room_mask_of(Pos, Mask),
+    Pos = eg(P, _),
+    king_square(P, w, W),
+    mask_distance(W, Mask, D).
+
+%! kings_within(+Max, +Pos) is semidet.
+%
+%  The kings are at most Max king steps apart.
+
+kings_within(Max, eg(P, _)) :-
+    kings_distance(P, D),
+    D =< Max.
+
+%! pieces_safe(+Pos) is semidet.
+%
+%  No White piece is attacked by Black and undefended
+%  (concepts:hanging/2).
+
+pieces_safe(eg(P, _)) :-
+    \+ hanging(P, _).
+
+%! their_king_cornered(+Pos) is semidet.
+%
+%  The black king stands on a corner square or next to one, on the
+%  edge (a1, b1, a2 and the like).
+
+their_king_cornered(eg(P, _)) :-
+    king_square(P, b, B),
+    edge_distance(B, 0),
+    member(Corner, [0, 7, 56, 63]),
+    square_distance(B, Corner, D),
+    D =< 1,
+    !.
+
+%! mates_in(+Moves, +Pos) is semidet.
+%
+%  White, to move at Pos, mates in at most Moves moves against every
+%  defence (concepts:mate_in/2, a bounded search).
+
+mates_in(N, eg(P, _)) :-
+    mate_in(P, N).
+
+%! mating_constraint(?Name) is nondet.
+%
+%  The move constraints of this module.
+
+mating_constraint(piecemove).
+mating_constraint(tightest).
+mating_constraint(kingtoward).
+
+%! piecemove(+Pos, ?Move, -Pos1) is nondet.
+%
+%  A legal move of a White piece other than the king.
+
+piecemove(eg(P, D), m(F, T, Pr), eg(P1, D1)) :-
+    P = pos(w, Pieces, _),
+    member(p(w, Kind, F), Pieces),
+    Kind \== k,
+    legal_move(P, m(F, T, Pr), P1),
+    D1 is D + 1.
+
+%! tightest(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The moves of piecemove/3, those that leave the black king the
+%  smallest box first, then the least room (ties in the order of
+%  piecemove/3).
+
+tightest(Pos, Move, Pos1) :-
+    findall(Box-Room-(M-P1),
+            ( piecemove(Pos, M, P1), box_of(P1, Box), room_of(P1, Room) ),
+            Keyed),
+    msort(Keyed, Sorted),
+    findall(M-P1, member(_-_-(M-P1), Sorted), Moves),
+    member(Move-Pos1, Moves).
+
+%! kingtoward(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The legal moves of White's king, those that end nearest to the black
+%  king first (ties in the order of chess.pl's moves).
+
+kingtoward(eg(P, D), Move, Pos1) :-
+    P = pos(w, _, _),
+    king_square(P, w, From),
+    king_square(P, b, B),
+    findall(Dist-(M-eg(P1, D1)),
+            ( M = m(From, To, none),
+              legal_move(P, M, P1),
+              square_distance(To, B, Dist),
+              D1 is D + 1 ),
+            Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Moves),
+    member(Move-Pos1, Moves).
+
+% room_of(+Pos, -Room), box_of(+Pos, -Box): the sizes of the black
+% king's room and box at an eg/2 position.
+
+room_of(Pos, Room) :-
+    room_mask_of(Pos, Mask),
+    Room is popcount(Mask).
+
+box_of(Pos, Box) :-
+    box_mask_of(Pos, Mask),
+    Box is popcount(Mask).
+
+% room_mask_of(+Pos, -Mask), box_mask_of(+Pos, -Mask): concepts'
+% room_mask/2 and box_mask/2 of an eg/2 position, remembered for the
+% last 50,000 positions asked (a forcing-tree search asks again and
+% again for the room of its root and of the positions it compares with
+% it).
+
+room_mask_of(eg(P, _), Mask) :-
+    remembered(room, P, Mask).
+
+box_mask_of(eg(P, _), Mask) :-
+    remembered(box, P, Mask).
+
+:- dynamic cached/4.                % Hash, Kind, Position, Mask
+:- dynamic cached_count/1.
+cached_count(0).
+
+remembered(Kind, P, Mask) :-
+    term_hash(Kind-P, Hash),
+    (   cached(Hash, Kind, P, Mask0)
+    ->  Mask = Mask0
+    ;   mask(Kind, P, Mask),
+        remember(Hash, Kind, P, Mask)
+    ).
+
+mask(room, P, Mask) :- room_mask(P, Mask).
+mask(box, P, Mask) :- box_mask(P, Mask).
+
+remember(Hash, Kind, P, Mask) :-
+    retract(cached_count(N)),
+    (   N >= 100000
+    ->  retractall(cached(_, _, _, _)),
+        N1 = 1
+    ;   N1 is N + 1
+    ),
+    assertz(cached_count(N1)),
+    assertz(cached(Hash, Kind, P, Mask)).
