@@ -128,19 +128,3 @@ def test_compiled_and_interpreted_krk_play_the_same_games():
         assert reports[0][key] == reports[1][key]
 
 
-KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
-
-
-def test_krk_plus_meets_its_bounds_against_the_perfect_defender():
-    report = verify(VerifyJob(KRK_PLUS, "perfect"), workers=2)
-    assert report["by_result"] == {"mate": 21_959}
-    assert report["max_moves"] == 22
-    assert round(report["mean_ratio"], 4) == 1.2283
-    assert round(report["mean_moves"], 2) == 12.04
-
-
-def test_krk_plus_is_proved_against_every_defence():
-    report = verify(VerifyJob(KRK_PLUS, "all"), workers=2)
-    assert report["by_result"] == {"success": 21_959}
-    assert report["counterexamples"] == []
-    assert report["max_moves"] == 31

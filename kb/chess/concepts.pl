@@ -153,7 +153,9 @@ box(Pos, Box) :-
 %  The squares the black king can reach by king steps through squares
 %  that White's pieces other than the king do not attack (White's king
 %  blocks their lines but attacks nothing), as a bitboard: the box the
-%  confining pieces alone make, which White's king walks up to.
+%  confining pieces alone make, which White's king walks up to.  A
+%  confining piece that no other confining piece defends is in the box
+%  when the black king can reach it: our king's defence does not count.
 
 box_mask(pos(_, Pieces, _), Box) :-
     memberchk(p(b, k, B), Pieces),

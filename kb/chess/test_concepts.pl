@@ -74,6 +74,45 @@ test(room_counts_a_piece_it_can_take) :-
     room(Q, RoomQ),
     assertion(RoomQ == 1).
 
+test(room_squares_and_mask) :-
+    board(b, [w-k-c6, w-r-d7, b-k-a8], P),
+    room_squares(P, Squares),
+    maplist(sq, [a8, b8, c8], Expected),
+    assertion(Squares == Expected),
+    room_mask(P, Mask),
+    assertion(Mask =:= (1 << 56) \/ (1 << 57) \/ (1 << 58)).
+
+test(box_leaves_out_our_king) :-
+    % the rook on d7, defended by our king only: the room is a8-c8, but
+    % the box goes from c8 through d7 to all but the rook's lines
+    board(b, [w-k-c6, w-r-d7, b-k-a8], P),
+    box(P, Box),
+    room(P, Room),
+    assertion(Room == 3),
+    assertion(Box == 50),
+    % the rook on d1 that only our king defends: the box goes through d1
+    % (our king's defence is not the box's), the room does not
+    board(b, [w-k-e2, w-r-d1, b-k-b7], Q),
+    box(Q, BoxQ),
+    room(Q, RoomQ),
+    assertion(BoxQ == 50),
+    assertion(RoomQ == 21).
+
+test(box_of_a_queen_with_our_king_blocking_its_line) :-
+    % the queen on a1 sees along the first rank only up to our king on
+    % c1: d1-h1 are in the box, which they are not with our king on b3
+    board(b, [w-k-c1, w-q-a1, b-k-e2], P),
+    box(P, Box),
+    board(b, [w-k-b3, w-q-a1, b-k-e2], Q),
+    box(Q, BoxQ),
+    assertion(Box - BoxQ =:= 5).
+
+test(mask_distance) :-
+    sq(a1, A1), sq(h8, H8), sq(e4, E4),
+    assertion(mask_distance(A1, 1 << H8, 7)),
+    assertion(mask_distance(E4, (1 << A1) \/ (1 << H8), 4)),
+    assertion(\+ mask_distance(E4, 0, _)).
+
 test(hanging) :-
     board(b, [w-k-h1, w-r-b7, b-k-a8], P),
     assertion(hanging(P, 49)),                 % b7

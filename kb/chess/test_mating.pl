@@ -1,0 +1,98 @@
+/*  Tests of the words of mating tables (kb/chess/mating.pl).
+
+    Run:  swipl -g run_tests -t halt kb/chess/test_mating.pl
+
+    Positions are eg(Pos, Depth) of kb/chess/endgame.pl, built from
+    boards written as Turn and a list of Colour-Letter-Name (w-k-e1).
+*/
+
+:- use_module(library(plunit)).
+:- use_module(library(apply)).
+:- prolog_load_context(directory, Dir),
+   atom_concat(Dir, '/chess', Chess), use_module(Chess),
+   atom_concat(Dir, '/mating', Mating), use_module(Mating).
+
+eg(Turn, Named, eg(Pos, 0)) :-
+    maplist(named_piece, Named, Pieces),
+    chess_position(Turn, Pieces, Pos).
+
+named_piece(C-L-Name, piece(C, L, Sq)) :-
+    square_name(Sq, Name).
+
+move_names(Moves, Names) :-
+    maplist([m(F, T, _), N]>>( square_name(F, FN), square_name(T, TN),
+                               atom_concat(FN, TN, N) ), Moves, Names).
+
+:- begin_tests(mating).
+
+test(room_and_box_compared_with_the_root) :-
+    eg(w, [w-k-e1, w-q-d3, b-k-h8], Root),     % the queen leaves e4-h8 and more
+    eg(b, [w-k-e1, w-q-f5, b-k-h8], Tight),    % g8, g7, h8 and h6
+    assertion(room_smaller(Tight, Root)),
+    assertion(room_not_larger(Tight, Root)),
+    assertion(\+ room_smaller(Root, Tight)),
+    assertion(box_smaller(Tight, Root)),
+    assertion(box_not_larger(Root, Root)),
+    assertion(room_within(4, Tight)),
+    assertion(box_within(4, Tight)),
+    assertion(\+ box_within(3, Tight)),
+    assertion(\+ box_within(4, Root)).
+
+test(kings_and_the_box) :-
+    eg(w, [w-k-a1, w-q-f5, b-k-h8], Root),
+    eg(b, [w-k-b2, w-q-f5, b-k-h8], Nearer),
+    assertion(kings_closer(Nearer, Root)),
+    assertion(king_nearer_box(Nearer, Root)),
+    assertion(king_nearer_room(Nearer, Root)),
+    assertion(\+ kings_within(5, Nearer)),
+    assertion(kings_within(6, Nearer)).
+
+test(pieces_safe) :-
+    eg(b, [w-k-a1, w-q-g7, b-k-h8], Hanging),  % the queen next to the king
+    assertion(\+ pieces_safe(Hanging)),
+    eg(b, [w-k-f6, w-q-g7, b-k-h8], Defended),
+    assertion(pieces_safe(Defended)).
+
+test(their_king_cornered) :-
+    eg(w, [w-k-a1, w-q-f5, b-k-g8], Next),
+    assertion(their_king_cornered(Next)),
+    eg(w, [w-k-a1, w-q-f5, b-k-g7], Off),
+    assertion(\+ their_king_cornered(Off)).
+
+test(mates_in) :-
+    eg(w, [w-k-g6, w-q-b1, b-k-h8], Pos),      % Qb8#
+    assertion(mates_in(1, Pos)),
+    eg(w, [w-k-f6, w-q-b1, b-k-h8], Two),      % Qb7 Kg8 Qg7#
+    assertion(\+ mates_in(1, Two)),
+    assertion(mates_in(2, Two)).
+
+test(piecemove_moves_no_king) :-
+    eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
+    forall(piecemove(Pos, m(From, _, _), _), square_name(From, h1)),
+    aggregate_all(count, piecemove(Pos, _, _), N),
+    assertion(N == 20).
+
+test(tightest_first) :-
+    % the queen's 20 moves from h1, by the box they leave the black king
+    eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
+    findall(B, ( tightest(Pos, _, P1), box_size(P1, B) ), Boxes),
+    assertion(Boxes == [5, 6, 9, 9, 12, 19, 20, 22, 24, 24, 30, 30, 30, 30,
+                        36, 36, 36, 43, 43, 43]).
+
+test(kingtoward_nearest_first) :-
+    eg(w, [w-k-d4, w-q-a1, b-k-h8], Pos),
+    findall(M, kingtoward(Pos, M, _), Moves),
+    move_names(Moves, [First|_]),
+    assertion(First == d4e5),
+    length(Moves, 8).
+
+test(depth_counts_the_move) :-
+    eg(w, [w-k-d4, w-q-a1, b-k-h8], Pos),
+    once(kingtoward(Pos, _, eg(_, D1))),
+    once(tightest(Pos, _, eg(_, D2))),
+    assertion(D1-D2 == 1-1).
+
+:- end_tests(mating).
+
+box_size(Pos, B) :-
+    between(1, 64, B), box_within(B, Pos), !.

@@ -1,0 +1,130 @@
+"""The shipped endgame tables: their proved figures, that they play
+without a tablebase, and a FEN of another endgame refused.
+
+The full proofs that take longer than the test suite can afford run in
+bench/tables.py (figures in the README); here they run on seeded
+samples, whose figures are asserted exactly.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from engine.prolog import kb_path
+from engine.verify import VerifyJob, verify
+
+KQK = str(kb_path("chess/kqk.adv"))
+KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
+
+
+def test_kqk_is_proved_against_every_defence():
+    report = verify(VerifyJob(KQK, "all"), workers=2)
+    assert (report["proved"], report["by_result"]) == (True, {"success": 18_081})
+    assert report["max_moves"] == 19
+    assert round(report["mean_moves"], 2) == 9.19
+    assert report["states"] == 20_955
+
+
+def test_kqk_against_the_perfect_defender():
+    report = verify(VerifyJob(KQK, "perfect"), workers=2)
+    assert report["by_result"] == {"mate": 18_081}
+    assert report["max_moves"] == 16
+    assert round(report["mean_optimal"], 2) == 5.62
+    assert round(report["mean_ratio"], 2) == 1.47
+
+
+def test_krk_plus_on_a_sample_against_every_defence():
+    report = verify(VerifyJob(KRK_PLUS, "all", sample=200, seed=1), workers=2)
+    assert (report["proved"], report["sample"]) == (False, True)
+    assert report["by_result"] == {"success": 200}
+    assert (report["max_moves"], report["mean_moves"], report["states"]) == (29, 14.815, 8251)
+
+
+def test_krk_plus_on_a_sample_against_the_perfect_defender():
+    report = verify(VerifyJob(KRK_PLUS, "perfect", sample=500, seed=1), workers=2)
+    assert report["by_result"] == {"mate": 500}
+    assert (report["max_moves"], report["mean_moves"]) == (21, 11.65)
+    assert round(report["mean_ratio"], 4) == 1.2352
+
+
+# Plays a shipped table from a FEN against seeded random replies (chosen
+# by python-chess here) in a fresh process where no tablebase is ever
+# loaded: a chess domain's tables are not read into Prolog, and preparing
+# a domain (the KRK domain's table of facts) fails the run. A goal that
+# read a tablebase would raise existence_error(tablebase, ...).
+PLAY_WITHOUT_TABLEBASE = """
+import json, random, sys
+import chess
+import engine.domains
+from engine import AdvicePlayer, load_table
+
+def refuse(*args, **kwargs):
+    raise AssertionError("a domain was prepared: its tablebase would be loaded")
+
+def main(table, fen, seed):
+    engine.domains.load_tablebases = lambda material: None
+    engine.domains.Domain.prepare = refuse
+    player = AdvicePlayer(load_table(table))
+    board, moves, rng = chess.Board(fen), [], random.Random(seed)
+    while not board.is_game_over() and len(moves) < 200:
+        moves.append(player.choose(fen=board.fen()).move)
+        board.push_san(moves[-1])
+        if not board.is_game_over():
+            board.push(rng.choice(sorted(board.legal_moves, key=chess.Move.uci)))
+    print(json.dumps({"moves": moves, "mate": board.is_checkmate()}))
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+"""
+
+
+# The book's KRK table is not proved: with seed 5 its rook shuttles
+# between g1 and g6 until the position has come five times.
+@pytest.mark.parametrize("table, fen, seed", [
+    ("chess/kqk.adv", "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1", 7),
+    ("chess/krk_plus.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 7),
+    ("chess/krk.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 1),
+])
+def test_a_table_plays_without_a_tablebase(tmp_path, table, fen, seed):
+    script = tmp_path / "play.py"
+    script.write_text(PLAY_WITHOUT_TABLEBASE)
+    run = subprocess.run([sys.executable, str(script), str(kb_path(table)), fen, str(seed)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    game = json.loads(run.stdout.splitlines()[-1])
+    assert game["mate"] is True
+    assert game["moves"][-1].endswith("#")
+
+
+def test_the_no_tablebase_check_would_catch_a_table_that_reads_one(tmp_path):
+    # The same run with a goal that reads the tablebase fails.
+    kb = tmp_path / "kqk_cheat.pl"
+    kb.write_text(":- module(kqk_cheat, [chess_material/2, won_fast/1]).\n"
+                  ":- reexport(advice(chess/endgame)).\n"
+                  "chess_material('KQ', 'K').\n"
+                  "won_fast(Pos) :- optimal_moves(Pos, N), N < 5.\n")
+    table = tmp_path / "cheat.adv"
+    table.write_text(kb_path("chess/kqk.adv").read_text()
+                     .replace("uses chess/kqk", "uses kqk_cheat")
+                     .replace("if true", "if won_fast or true"))
+    script = tmp_path / "play.py"
+    script.write_text(PLAY_WITHOUT_TABLEBASE)
+    run = subprocess.run([sys.executable, str(script), str(table),
+                          "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1", "7"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0
+    assert "tablebase" in run.stderr
+
+
+def test_a_fen_of_another_endgame_names_both_materials(cli):
+    run = cli("play", "kqk", "--fen", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    assert run.code == 2
+    assert run.err == ("advice: error: FEN '8/8/8/4k3/8/8/8/R3K3 w - - 0 1' is not KQ "
+                       "against K (White KR, Black K)\n")
+    run = cli("explain", "kqk", "--fen", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1")
+    assert run.code == 2
+    assert "is not KQ against K (White KRR, Black K)" in run.err
