@@ -82,7 +82,7 @@ def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
               else f"sample({integer(job.sample)}, {integer(job.seed)})")
     starts = json.loads(s.ask(
         f"al0_verify:prepare_starts_job({atom(domain.module)}, {atom(name)}, {sample}, Out)",
-        what="choosing the start positions"))
+        seconds=SLICE_SECONDS, what="choosing the start positions"))
     if starts["count"] is None:
         raise BadInput(f"--sample {job.sample} is larger than the {starts['population']:,} "
                        "positions there are")

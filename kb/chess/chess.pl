@@ -152,6 +152,10 @@ table_clause(pawn_capture(C, S, T)) :-
 table_clause(pawn_pair(C, Key)) :-
     pawn_dir(C, DR), sq_fr(S, _, R), R >= 1, R =< 6,
     ( DF = -1 ; DF = 1 ), step(S, DF, DR, T), Key is S*64+T.
+table_clause(ray_mask(Dir, S, Mask)) :-
+    dir_delta(Dir, DF, DR), between(0, 63, S),
+    ray_squares(S, DF, DR, Squares), Squares \== [],
+    foldl([T, M0, M]>>(M is M0 \/ (1 << T)), Squares, 0, Mask).
 table_clause(king_mask(S, Mask)) :-
     between(0, 63, S),
     findall(T, table_clause(king_target(S, T)), Ts),
@@ -274,23 +278,41 @@ add_attacks(By, Occupied, p(C, K, S), M0, M) :-
 piece_mask(k, _, S, _, M) :- !, king_mask(S, M).
 piece_mask(n, _, S, _, M) :- !, knight_mask(S, M).
 piece_mask(p, C, S, _, M) :- !, ( pawn_mask(C, S, M) -> true ; M = 0 ).
-piece_mask(K, _, S, Occupied, M) :-
-    findall(D, slider_dir(K, D), Dirs),
-    foldl(ray_mask(S, Occupied), Dirs, 0, M).
+piece_mask(q, _, S, Occupied, M) :- !,
+    slider_mask([n, s, e, w, ne, nw, se, sw], S, Occupied, 0, M).
+piece_mask(r, _, S, Occupied, M) :- !,
+    slider_mask([n, s, e, w], S, Occupied, 0, M).
+piece_mask(b, _, S, Occupied, M) :-
+    slider_mask([ne, nw, se, sw], S, Occupied, 0, M).
 
-ray_mask(S, Occupied, Dir, M0, M) :-
-    (   ray(Dir, S, Squares)
-    ->  ray_until_blocked(Squares, Occupied, M0, M)
-    ;   M = M0
+% slider_mask(+Dirs, +Square, +Occupied, +M0, -M): the squares a slider
+% on Square attacks along Dirs: each ray up to and including its first
+% occupied square, which is the lowest such square on a ray that goes up
+% the board and the highest on one that goes down.
+slider_mask([], _, _, M, M).
+slider_mask([Dir|Dirs], S, Occupied, M0, M) :-
+    (   ray_mask(Dir, S, Ray)
+    ->  Blockers is Ray /\ Occupied,
+        (   Blockers =:= 0
+        ->  Attacks = Ray
+        ;   ray_up(Dir)
+        ->  First is lsb(Blockers),
+            beyond(Dir, First, Ray, Attacks)
+        ;   First is msb(Blockers),
+            beyond(Dir, First, Ray, Attacks)
+        ),
+        M1 is M0 \/ Attacks
+    ;   M1 = M0
+    ),
+    slider_mask(Dirs, S, Occupied, M1, M).
+
+beyond(Dir, First, Ray, Attacks) :-
+    (   ray_mask(Dir, First, Behind)
+    ->  Attacks is Ray /\ \Behind
+    ;   Attacks = Ray
     ).
 
-ray_until_blocked([], _, M, M).
-ray_until_blocked([T|Ts], Occupied, M0, M) :-
-    M1 is M0 \/ (1 << T),
-    (   Occupied /\ (1 << T) =\= 0
-    ->  M = M1
-    ;   ray_until_blocked(Ts, Occupied, M1, M)
-    ).
+ray_up(n). ray_up(e). ray_up(ne). ray_up(nw).
 
 %! king_step_mask(+Mask, -Mask1) is det.
 %

@@ -153,16 +153,17 @@ box(Pos, Box) :-
 %  The squares the black king can reach by king steps through squares
 %  that White's pieces other than the king do not attack (White's king
 %  blocks their lines but attacks nothing), as a bitboard: the box the
-%  confining pieces alone make, which White's king walks up to.  A
-%  confining piece that no other confining piece defends is in the box
-%  when the black king can reach it: our king's defence does not count.
+%  confining pieces alone make, which White's king walks up to.  The
+%  confining pieces' own squares are not in the box: whether the black
+%  king can take one is another question (hanging/2).
 
 box_mask(pos(_, Pieces, _), Box) :-
     memberchk(p(b, k, B), Pieces),
     memberchk(p(w, k, W), Pieces),
     exclude(==(p(b, k, B)), Pieces, Others),
     exclude(==(p(w, k, W)), Others, Confining),
-    attack_mask(Confining, Others, w, Attacked),
+    attack_mask(Confining, Others, w, Attacked0),
+    foldl(occupied_by, Confining, Attacked0, Attacked),
     Free is \Attacked /\ 0xffffffffffffffff,
     Start is 1 << B,
     flood(Start, Free, Box).
@@ -174,6 +175,9 @@ flood(Reached, Free, Room) :-
     ->  Room = Reached
     ;   flood(Reached1, Free, Room)
     ).
+
+occupied_by(p(_, _, Sq), M0, M) :-
+    M is M0 \/ (1 << Sq).
 
 %! mask_distance(+Square, +Mask, -Distance) is semidet.
 %

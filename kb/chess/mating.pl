@@ -11,12 +11,15 @@
             king_nearer_room/2,         % +Pos, +Root
             kings_within/2,             % +Max, +Pos
             pieces_safe/1,              % +Pos
+            pieces_far/1,               % +Pos
+            pieces_beyond/2,            % +Distance, +Pos
             their_king_cornered/1,      % +Pos
             mates_in/2,                 % +Moves, +Pos
             % move constraints
             piecemove/3,                % +Pos, ?Move, -Pos1
             tightest/3,                 % +Pos, ?Move, -Pos1
             kingtoward/3,               % +Pos, ?Move, -Pos1
+            farthest/3,                 % +Pos, ?Move, -Pos1
             mating_constraint/1         % ?Name
           ]).
 :- use_module(library(lists)).
@@ -151,6 +154,30 @@ kings_within(Max, eg(P, _)) :-
 pieces_safe(eg(P, _)) :-
     \+ hanging(P, _).
 
+%! pieces_far(+Pos) is semidet.
+%
+%  No White piece but the king stands next to the black king.
+
+pieces_far(eg(P, _)) :-
+    P = pos(_, Pieces, _),
+    king_square(P, b, B),
+    \+ ( member(p(w, Kind, Sq), Pieces),
+         Kind \== k,
+         square_distance(B, Sq, 1) ).
+
+%! pieces_beyond(+Distance, +Pos) is semidet.
+%
+%  Every White piece but the king is more than Distance king steps
+%  from the black king.
+
+pieces_beyond(N, eg(P, _)) :-
+    P = pos(_, Pieces, _),
+    king_square(P, b, B),
+    \+ ( member(p(w, Kind, Sq), Pieces),
+         Kind \== k,
+         square_distance(B, Sq, D),
+         D =< N ).
+
 %! their_king_cornered(+Pos) is semidet.
 %
 %  The black king stands on a corner square or next to one, on the
@@ -179,6 +206,7 @@ mates_in(N, eg(P, _)) :-
 mating_constraint(piecemove).
 mating_constraint(tightest).
 mating_constraint(kingtoward).
+mating_constraint(farthest).
 
 %! piecemove(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -219,6 +247,24 @@ kingtoward(eg(P, D), Move, Pos1) :-
               legal_move(P, M, P1),
               square_distance(To, B, Dist),
               D1 is D + 1 ),
+            Keyed),
+    keysort(Keyed, Sorted),
+    pairs_values(Sorted, Moves),
+    member(Move-Pos1, Moves).
+
+%! farthest(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The moves of piecemove/3, those that end farthest from the black
+%  king first (ties in the order of piecemove/3).
+
+farthest(Pos, Move, Pos1) :-
+    Pos = eg(P, _),
+    king_square(P, b, B),
+    findall(Away-(M-P1),
+            ( piecemove(Pos, M, P1),
+              M = m(_, To, _),
+              square_distance(To, B, D),
+              Away is -D ),
             Keyed),
     keysort(Keyed, Sorted),
     pairs_values(Sorted, Moves),

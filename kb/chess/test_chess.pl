@@ -196,6 +196,35 @@ test(side_to_move, S == b) :-
 
 :- end_tests(status).
 
+:- begin_tests(attack_masks).
+
+% attack_mask/3 agrees with attacked/3 on every square.
+same_as_attacked(Named) :-
+    maplist(named_piece, Named, Board),
+    maplist([piece(C, K, S), p(C, K, S)]>>true, Board, Pieces),
+    attack_mask(Pieces, w, Mask),
+    forall(between(0, 63, Sq),
+           (   Mask /\ (1 << Sq) =\= 0
+           ->  assertion(attacked(Sq, w, Pieces))
+           ;   assertion(\+ attacked(Sq, w, Pieces))
+           )).
+
+test(sliders_blocked_by_any_piece) :-
+    same_as_attacked([w-k-e1, w-q-d4, w-r-d7, b-k-h8]),
+    same_as_attacked([w-k-a1, w-r-a8, w-r-h1, b-k-e5]),
+    same_as_attacked([w-k-c3, w-b-f5, w-n-g2, b-k-b7]),
+    same_as_attacked([w-k-h1, w-q-a1, w-p-b2, b-k-h8]),
+    same_as_attacked([w-k-e4, w-b-a1, w-b-h1, b-k-e6]).
+
+test(king_steps) :-
+    square_name(A1, a1), square_name(H8, h8),
+    king_step_mask(1 << A1, M),
+    assertion(popcount(M) =:= 4),
+    king_step_mask(1 << H8, M8),
+    assertion(popcount(M8) =:= 4).
+
+:- end_tests(attack_masks).
+
 :- begin_tests(counts).
 
 % The KRK figures of the KRK tablebase (tests/test_chess.py).
