@@ -207,13 +207,17 @@ won_position(White, Black, Pos) :-
     table_key(Name, Key),
     nb_getval(Key, Bytes),
     layout(WKinds, BKinds, Region, Pieces, Radix, Size),
+    (   append(_, [P|Later], Pieces), memberchk(P, Later) -> Alike = true ; Alike = false ),
     Last is Size - 1,
     between(0, Last, Index),
     sub_string(Bytes, Index, 1, _, Char),
     string_code(1, Char, Byte),
     Byte =\= 0, Byte =\= 255, Byte mod 2 =:= 0,          % won for White
     index_squares(Region, Radix, Pieces, Index, Squares),
-    canonical(Region, Pieces, Squares, Index),
+    (   Alike == false, \+ on_mirror_line(Region, Squares)
+    ->  true                        % no other image: the index is the least
+    ;   canonical(Region, Pieces, Squares, Index)
+    ),
     maplist([C-K, Sq, piece(C, K, Sq)]>>true, Pieces, Squares, Board),
     chess_position(w, Board, none, Pos).
 
@@ -248,9 +252,14 @@ index_digit(Index, N1, Place, Sq) :-
     Sq is (Index // (64 ^ (N1 - Place))) mod 64.
 
 slot_square(Region, Slot, Sq) :-
-    between(0, 63, Sq),
-    slot_region(Region, Sq),
-    slot(Region, 0, Sq, Slot), !.
+    region_code(Region, R),
+    Key is R << 6 \/ Slot,
+    slot_king(Key, Sq).
+
+% on_mirror_line(+Region, +Squares): without pawns, the white king (first)
+% stands on the a1-h8 diagonal, whose mirror image is another index.
+on_mirror_line(pawnless, [WK|_]) :-
+    WK /\ 7 =:= WK >> 3.
 
 slot_region(pawns, Sq) :- Sq /\ 7 =< 3.
 slot_region(pawnless, Sq) :- F is Sq /\ 7, R is Sq >> 3, F =< 3, R =< F.
@@ -431,17 +440,23 @@ slots(pawnless, 10).
 
 % turn(+G<<6 \/ Sq, -Sq1) and king_slot(+Region<<6 \/ WK, -G, -Slot):
 % symmetry/3, orientation/3 and slot/4 as facts keyed on one integer (a
-% lookup leaves no choice point), made when this file loads.
-:- dynamic turn/2, king_slot/3.
+% lookup leaves no choice point), made when this file loads;
+% slot_king(+Region<<6 \/ Slot, -WK) the white king's square of a slot.
+:- dynamic turn/2, king_slot/3, slot_king/2.
 
 make_turns :-
     retractall(turn(_, _)),
     retractall(king_slot(_, _, _)),
+    retractall(slot_king(_, _)),
     forall(( between(0, 7, G), between(0, 63, Sq) ),
            ( symmetry(G, Sq, Sq1), Key is G << 6 \/ Sq, assertz(turn(Key, Sq1)) )),
     forall(( member(Region, [pawnless, pawns]), between(0, 63, WK) ),
            ( orientation(Region, WK, G), slot(Region, G, WK, Slot),
              region_code(Region, R), Key is R << 6 \/ WK,
-             assertz(king_slot(Key, G, Slot)) )).
+             assertz(king_slot(Key, G, Slot)) )),
+    forall(( member(Region, [pawnless, pawns]), between(0, 63, WK),
+             slot_region(Region, WK) ),
+           ( slot(Region, 0, WK, Slot), region_code(Region, R),
+             Key is R << 6 \/ Slot, assertz(slot_king(Key, WK)) )).
 
 :- make_turns.
