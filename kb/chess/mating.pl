@@ -49,25 +49,21 @@ mating_constraint/1.
 %  the root of the forcing tree.
 
 room_smaller(Pos, Root) :-
-    room_of(Pos, R),
-    room_of(Root, R0),
-    R < R0.
+    compared(room, <, Pos, Root).
 
 %! room_not_larger(+Pos, +Root) is semidet.
 %
 %  The black king's room is no larger at Pos than at Root.
 
 room_not_larger(Pos, Root) :-
-    room_of(Pos, R),
-    room_of(Root, R0),
-    R =< R0.
+    compared(room, =<, Pos, Root).
 
 %! room_within(+Max, +Pos) is semidet.
 %
 %  The black king's room is at most Max squares.
 
 room_within(Max, Pos) :-
-    room_of(Pos, R),
+    size(room, Pos, R),
     R =< Max.
 
 %! box_smaller(+Pos, +Root) is semidet.
@@ -76,25 +72,21 @@ room_within(Max, Pos) :-
 %  than the king leave it) is smaller at Pos than at Root.
 
 box_smaller(Pos, Root) :-
-    box_of(Pos, B),
-    box_of(Root, B0),
-    B < B0.
+    compared(box, <, Pos, Root).
 
 %! box_not_larger(+Pos, +Root) is semidet.
 %
 %  The black king's box is no larger at Pos than at Root.
 
 box_not_larger(Pos, Root) :-
-    box_of(Pos, B),
-    box_of(Root, B0),
-    B =< B0.
+    compared(box, =<, Pos, Root).
 
 %! box_within(+Max, +Pos) is semidet.
 %
 %  The black king's box is at most Max squares.
 
 box_within(Max, Pos) :-
-    box_of(Pos, B),
+    size(box, Pos, B),
     B =< Max.
 
 %! king_nearer_box(+Pos, +Root) is semidet.
@@ -108,8 +100,8 @@ king_nearer_box(Pos, Root) :-
     D < D0.
 
 king_box_distance(Pos, D) :-
-    box_mask_of(Pos, Mask),
     Pos = eg(P, _),
+    remembered(box, P, Mask),
     king_square(P, w, W),
     mask_distance(W, Mask, D).
 
@@ -133,8 +125,8 @@ king_nearer_room(Pos, Root) :-
     D < D0.
 
 king_room_distance(Pos, D) :-
-    room_mask_of(Pos, Mask),
     Pos = eg(P, _),
+    remembered(room, P, Mask),
     king_square(P, w, W),
     mask_distance(W, Mask, D).
 
@@ -227,7 +219,7 @@ piecemove(eg(P, D), m(F, T, Pr), eg(P1, D1)) :-
 
 tightest(Pos, Move, Pos1) :-
     findall(Box-Room-(M-P1),
-            ( piecemove(Pos, M, P1), box_of(P1, Box), room_of(P1, Room) ),
+            ( piecemove(Pos, M, P1), size(box, P1, Box), size(room, P1, Room) ),
             Keyed),
     msort(Keyed, Sorted),
     findall(M-P1, member(_-_-(M-P1), Sorted), Moves),
@@ -270,28 +262,25 @@ farthest(Pos, Move, Pos1) :-
     pairs_values(Sorted, Moves),
     member(Move-Pos1, Moves).
 
-% room_of(+Pos, -Room), box_of(+Pos, -Box): the sizes of the black
-% king's room and box at an eg/2 position.
+% compared(+Kind, +Order, +Pos, +Root): the size of the black king's
+% room or box (Kind) at Pos stands in Order (< or =<) to its size at Root.
 
-room_of(Pos, Room) :-
-    room_mask_of(Pos, Mask),
-    Room is popcount(Mask).
+compared(Kind, Order, Pos, Root) :-
+    size(Kind, Pos, N),
+    size(Kind, Root, N0),
+    call(Order, N, N0).
 
-box_of(Pos, Box) :-
-    box_mask_of(Pos, Mask),
-    Box is popcount(Mask).
+% size(+Kind, +Pos, -N): the squares of the black king's room or box.
 
-% room_mask_of(+Pos, -Mask), box_mask_of(+Pos, -Mask): concepts'
-% room_mask/2 and box_mask/2 of an eg/2 position, remembered for the
-% last 50,000 positions asked (a forcing-tree search asks again and
+size(Kind, eg(P, _), N) :-
+    remembered(Kind, P, Mask),
+    N is popcount(Mask).
+
+% remembered(+Kind, +P, -Mask): concepts' room_mask/2 or box_mask/2
+% (Kind `room` or `box`) of P, remembered for up to 100,000 positions
+% (then forgotten all at once): a forcing-tree search asks again and
 % again for the room of its root and of the positions it compares with
-% it).
-
-room_mask_of(eg(P, _), Mask) :-
-    remembered(room, P, Mask).
-
-box_mask_of(eg(P, _), Mask) :-
-    remembered(box, P, Mask).
+% it.
 
 :- dynamic cached/4.                % Hash, Kind, Position, Mask
 :- dynamic cached_count/1.
