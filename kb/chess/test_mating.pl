@@ -53,6 +53,21 @@ test(pieces_safe) :-
     eg(b, [w-k-f6, w-q-g7, b-k-h8], Defended),
     assertion(pieces_safe(Defended)).
 
+test(pieces_far_and_beyond) :-
+    eg(b, [w-k-a1, w-r-c7, w-r-h1, b-k-e6], P),   % c7 two steps away
+    assertion(pieces_far(P)),
+    assertion(pieces_beyond(1, P)),
+    assertion(\+ pieces_beyond(2, P)),
+    eg(b, [w-k-a1, w-r-d7, w-r-h1, b-k-e6], Q),   % d7 next to the king
+    assertion(\+ pieces_far(Q)).
+
+test(farthest_first) :-
+    eg(w, [w-k-a1, w-r-d4, b-k-e6], Pos),
+    findall(M, farthest(Pos, M, _), Moves),
+    move_names(Moves, [First|_]),
+    assertion(First == d4d1),
+    length(Moves, 14).
+
 test(their_king_cornered) :-
     eg(w, [w-k-a1, w-q-f5, b-k-g8], Next),
     assertion(their_king_cornered(Next)),
