@@ -24,7 +24,6 @@
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(library(pairs)).
 :- use_module(chess, [legal_move/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/2]).
@@ -95,15 +94,7 @@ box_within(Max, Pos) :-
 %  nearest of its squares) at Pos than at Root.
 
 king_nearer_box(Pos, Root) :-
-    king_box_distance(Pos, D),
-    king_box_distance(Root, D0),
-    D < D0.
-
-king_box_distance(Pos, D) :-
-    Pos = eg(P, _),
-    remembered(box, P, Mask),
-    king_square(P, w, W),
-    mask_distance(W, Mask, D).
+    king_nearer(box, Pos, Root).
 
 %! kings_closer(+Pos, +Root) is semidet.
 %
@@ -120,13 +111,19 @@ kings_closer(eg(P, _), eg(P0, _)) :-
 %  nearest of its squares) at Pos than at Root.
 
 king_nearer_room(Pos, Root) :-
-    king_room_distance(Pos, D),
-    king_room_distance(Root, D0),
+    king_nearer(room, Pos, Root).
+
+% king_nearer(+Kind, +Pos, +Root): White's king is fewer king steps from
+% the nearest square of the black king's room or box (Kind) at Pos than
+% at Root.
+
+king_nearer(Kind, Pos, Root) :-
+    king_distance_to(Kind, Pos, D),
+    king_distance_to(Kind, Root, D0),
     D < D0.
 
-king_room_distance(Pos, D) :-
-    Pos = eg(P, _),
-    remembered(room, P, Mask),
+king_distance_to(Kind, eg(P, _), D) :-
+    remembered(Kind, P, Mask),
     king_square(P, w, W),
     mask_distance(W, Mask, D).
 
@@ -150,12 +147,8 @@ pieces_safe(eg(P, _)) :-
 %
 %  No White piece but the king stands next to the black king.
 
-pieces_far(eg(P, _)) :-
-    P = pos(_, Pieces, _),
-    king_square(P, b, B),
-    \+ ( member(p(w, Kind, Sq), Pieces),
-         Kind \== k,
-         square_distance(B, Sq, 1) ).
+pieces_far(Pos) :-
+    pieces_beyond(1, Pos).
 
 %! pieces_beyond(+Distance, +Pos) is semidet.
 %
@@ -214,16 +207,15 @@ piecemove(eg(P, D), m(F, T, Pr), eg(P1, D1)) :-
 %! tightest(+Pos, ?Move, -Pos1) is nondet.
 %
 %  The moves of piecemove/3, those that leave the black king the
-%  smallest box first, then the least room (ties in the order of
-%  piecemove/3).
+%  smallest box first, then the least room (ties in the standard order
+%  of the moves, m(From, To, Promo)).
 
 tightest(Pos, Move, Pos1) :-
     findall(Box-Room-(M-P1),
             ( piecemove(Pos, M, P1), size(box, P1, Box), size(room, P1, Room) ),
             Keyed),
     msort(Keyed, Sorted),
-    findall(M-P1, member(_-_-(M-P1), Sorted), Moves),
-    member(Move-Pos1, Moves).
+    member(_-_-(Move-Pos1), Sorted).
 
 %! kingtoward(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -240,9 +232,7 @@ kingtoward(eg(P, D), Move, Pos1) :-
               square_distance(To, B, Dist),
               D1 is D + 1 ),
             Keyed),
-    keysort(Keyed, Sorted),
-    pairs_values(Sorted, Moves),
-    member(Move-Pos1, Moves).
+    best_first(Keyed, Move, Pos1).
 
 %! farthest(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -258,9 +248,15 @@ farthest(Pos, Move, Pos1) :-
               square_distance(To, B, D),
               Away is -D ),
             Keyed),
+    best_first(Keyed, Move, Pos1).
+
+% best_first(+Keyed, -Move, -Pos1): the Move-Pos1 pairs of Keyed (a list
+% of Key-(Move-Pos1)), on backtracking, the least key first; ties keep
+% their order.
+
+best_first(Keyed, Move, Pos1) :-
     keysort(Keyed, Sorted),
-    pairs_values(Sorted, Moves),
-    member(Move-Pos1, Moves).
+    member(_-(Move-Pos1), Sorted).
 
 % compared(+Kind, +Order, +Pos, +Root): the size of the black king's
 % room or box (Kind) at Pos stands in Order (< or =<) to its size at Root.
