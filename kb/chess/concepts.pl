@@ -134,9 +134,7 @@ room_mask(pos(_, Pieces, _), Room) :-
     memberchk(p(b, k, B), Pieces),
     exclude(==(p(b, k, B)), Pieces, Others),
     attack_mask(Others, w, Attacked),
-    Free is \Attacked /\ 0xffffffffffffffff,
-    Start is 1 << B,
-    flood(Start, Free, Room).
+    reach(B, Attacked, Room).
 
 %! box(+Pos, -Box) is det.
 %
@@ -164,9 +162,15 @@ box_mask(pos(_, Pieces, _), Box) :-
     exclude(==(p(w, k, W)), Others, Confining),
     attack_mask(Confining, Others, w, Attacked0),
     foldl(occupied_by, Confining, Attacked0, Attacked),
-    Free is \Attacked /\ 0xffffffffffffffff,
-    Start is 1 << B,
-    flood(Start, Free, Box).
+    reach(B, Attacked, Box).
+
+% reach(+Square, +Closed, -Mask): the squares a king on Square reaches
+% by king steps through squares not in the bitboard Closed, its own
+% square included.
+reach(Sq, Closed, Mask) :-
+    Free is \Closed /\ 0xffffffffffffffff,
+    Start is 1 << Sq,
+    flood(Start, Free, Mask).
 
 flood(Reached, Free, Room) :-
     king_step_mask(Reached, Around),
