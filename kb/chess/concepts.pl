@@ -10,6 +10,7 @@
             room_mask/2,                % +Pos, -Mask
             box/2,                      % +Pos, -Box
             box_mask/2,                 % +Pos, -Mask
+            box_lines/2,                % +Pos, -Lines-Squares
             mask_distance/3,            % +Square, +Mask, -Distance
             hanging/2,                  % +Pos, -Square
             bishop_corners/2,           % +Pos, -Corners
@@ -156,13 +157,69 @@ box(Pos, Box) :-
 %  king can take one is another question (hanging/2).
 
 box_mask(pos(_, Pieces, _), Box) :-
+    box_closed(Pieces, B, Closed),
+    reach(B, Closed, Box).
+
+%! box_lines(+Pos, -Measure) is det.
+%
+%  Measure is Lines-Squares, how far the black king's box (box_mask/2)
+%  is from the edge it is pushed against: Lines is how many lines
+%  (ranks, or files) the box spans when it reaches the first or last
+%  rank (or the a- or h-file), the fewer of the two, 9 when it reaches
+%  no edge; Squares is its size.  With the black king in check, the
+%  largest Measure (in the standard order of terms) of the parts of the
+%  box it may step into, 0-0 when it may step nowhere.  Black's moves
+%  never make it larger: the confining pieces push the box to the edge
+%  a line at a time, the rook roller's measure of progress.
+
+box_lines(pos(_, Pieces, _), Measure) :-
+    box_closed(Pieces, B, Closed),
+    Free is \Closed /\ 0xffffffffffffffff,
+    Start is 1 << B,
+    (   Closed /\ Start =\= 0
+    ->  king_step_mask(Start, Around),
+        Exits is Around /\ Free,
+        parts_lines(Exits, Free, 0-0, Measure)
+    ;   flood(Start, Free, Box),
+        mask_lines(Box, Measure)
+    ).
+
+% box_closed(+Pieces, -BlackKing, -Closed): the black king's square and
+% the bitboard of the squares its box excludes: those White's pieces
+% other than the king attack (the king blocks their lines) or stand on.
+box_closed(Pieces, B, Closed) :-
     memberchk(p(b, k, B), Pieces),
     memberchk(p(w, k, W), Pieces),
     exclude(==(p(b, k, B)), Pieces, Others),
     exclude(==(p(w, k, W)), Others, Confining),
-    attack_mask(Confining, Others, w, Attacked0),
-    foldl(occupied_by, Confining, Attacked0, Attacked),
-    reach(B, Attacked, Box).
+    attack_mask(Confining, Others, w, Attacked),
+    foldl(occupied_by, Confining, Attacked, Closed).
+
+% parts_lines(+Exits, +Free, +Measure0, -Measure): the largest of
+% Measure0 and the measures of the parts of Free that the squares of
+% Exits lie in.
+parts_lines(0, _, Measure, Measure) :- !.
+parts_lines(Exits, Free, Measure0, Measure) :-
+    Sq is lsb(Exits),
+    flood(1 << Sq, Free, Part),
+    mask_lines(Part, Measure1),
+    (   Measure1 @> Measure0 -> Measure2 = Measure1 ; Measure2 = Measure0 ),
+    Exits1 is Exits /\ \ Part,
+    parts_lines(Exits1, Free, Measure2, Measure).
+
+% mask_lines(+Mask, -Lines-Squares): box_lines/2 of one part.  Files
+% folds the ranks onto one byte, Ranks the files onto the a-file.
+mask_lines(Mask, Lines-Squares) :-
+    Squares is popcount(Mask),
+    F1 is Mask \/ (Mask >> 32),
+    F2 is F1 \/ (F1 >> 16),
+    Files is (F2 \/ (F2 >> 8)) /\ 0xff,
+    R1 is Mask \/ (Mask >> 4),
+    R2 is R1 \/ (R1 >> 2),
+    Ranks is (R2 \/ (R2 >> 1)) /\ 0x0101010101010101,
+    (   Ranks /\ 0x0100000000000001 =\= 0 -> ByRanks is popcount(Ranks) ; ByRanks = 9 ),
+    (   Files /\ 0x81 =\= 0 -> ByFiles is popcount(Files) ; ByFiles = 9 ),
+    Lines is min(ByRanks, ByFiles).
 
 % reach(+Square, +Closed, -Mask): the squares a king on Square reaches
 % by king steps through squares not in the bitboard Closed, its own

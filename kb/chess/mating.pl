@@ -6,6 +6,9 @@
             box_smaller/2,              % +Pos, +Root
             box_not_larger/2,           % +Pos, +Root
             box_within/2,               % +Max, +Pos
+            lines_fewer/2,              % +Pos, +Root
+            lines_no_more/2,            % +Pos, +Root
+            lines_not_larger/2,         % +Pos, +Root
             king_nearer_box/2,          % +Pos, +Root
             kings_closer/2,             % +Pos, +Root
             king_nearer_room/2,         % +Pos, +Root
@@ -13,6 +16,7 @@
             pieces_safe/1,              % +Pos
             pieces_far/1,               % +Pos
             pieces_beyond/2,            % +Distance, +Pos
+            king_clear/1,               % +Pos
             their_king_cornered/1,      % +Pos
             mates_in/2,                 % +Moves, +Pos
             % move constraints
@@ -25,7 +29,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(chess, [legal_move/3]).
-:- use_module(concepts, [room_mask/2, box_mask/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
+:- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/2]).
 
 /** <module> The words of mating tables, for any material
@@ -87,6 +91,39 @@ box_not_larger(Pos, Root) :-
 box_within(Max, Pos) :-
     size(box, Pos, B),
     B =< Max.
+
+%! lines_fewer(+Pos, +Root) is semidet.
+%
+%  The black king's box spans fewer lines to its edge at Pos than at
+%  Root (concepts:box_lines/2): the pieces pushed it a line or more.
+
+lines_fewer(Pos, Root) :-
+    lines(Pos, Lines-_),
+    lines(Root, Lines0-_),
+    Lines < Lines0.
+
+%! lines_no_more(+Pos, +Root) is semidet.
+%
+%  The black king's box spans no more lines to its edge at Pos than at
+%  Root (its squares may be more).
+
+lines_no_more(Pos, Root) :-
+    lines(Pos, Lines-_),
+    lines(Root, Lines0-_),
+    Lines =< Lines0.
+
+%! lines_not_larger(+Pos, +Root) is semidet.
+%
+%  The black king's box spans no more lines to its edge at Pos than at
+%  Root, and with as many, has no more squares.
+
+lines_not_larger(Pos, Root) :-
+    lines(Pos, Measure),
+    lines(Root, Measure0),
+    Measure @=< Measure0.
+
+lines(eg(P, _), Measure) :-
+    remembered(lines, P, Measure).
 
 %! king_nearer_box(+Pos, +Root) is semidet.
 %
@@ -162,6 +199,17 @@ pieces_beyond(N, eg(P, _)) :-
          Kind \== k,
          square_distance(B, Sq, D),
          D =< N ).
+
+%! king_clear(+Pos) is semidet.
+%
+%  White's king stands on no rank and no file of a White rook or queen:
+%  it blocks none of their lines along ranks and files.
+
+king_clear(eg(pos(_, Pieces, _), _)) :-
+    memberchk(p(w, k, W), Pieces),
+    \+ ( member(p(w, Kind, Sq), Pieces),
+         memberchk(Kind, [r, q]),
+         ( Sq /\ 7 =:= W /\ 7 ; Sq >> 3 =:= W >> 3 ) ).
 
 %! their_king_cornered(+Pos) is semidet.
 %
@@ -272,28 +320,30 @@ size(Kind, eg(P, _), N) :-
     remembered(Kind, P, Mask),
     N is popcount(Mask).
 
-% remembered(+Kind, +P, -Mask): concepts' room_mask/2 or box_mask/2
-% (Kind `room` or `box`) of P, remembered for up to 100,000 positions
+% remembered(+Kind, +P, -Value): concepts' room_mask/2, box_mask/2 or
+% box_lines/2 (Kind `room`, `box` or `lines`) of P, remembered for up to
+% 100,000 positions
 % (then forgotten all at once): a forcing-tree search asks again and
 % again for the room of its root and of the positions it compares with
 % it.
 
-:- dynamic cached/4.                % Hash, Kind, Position, Mask
+:- dynamic cached/4.                % Hash, Kind, Position, Value
 :- dynamic cached_count/1.
 cached_count(0).
 
-remembered(Kind, P, Mask) :-
+remembered(Kind, P, Value) :-
     term_hash(Kind-P, Hash),
-    (   cached(Hash, Kind, P, Mask0)
-    ->  Mask = Mask0
-    ;   mask(Kind, P, Mask),
-        remember(Hash, Kind, P, Mask)
+    (   cached(Hash, Kind, P, Value0)
+    ->  Value = Value0
+    ;   measured(Kind, P, Value),
+        remember(Hash, Kind, P, Value)
     ).
 
-mask(room, P, Mask) :- room_mask(P, Mask).
-mask(box, P, Mask) :- box_mask(P, Mask).
+measured(room, P, Mask) :- room_mask(P, Mask).
+measured(box, P, Mask) :- box_mask(P, Mask).
+measured(lines, P, Measure) :- box_lines(P, Measure).
 
-remember(Hash, Kind, P, Mask) :-
+remember(Hash, Kind, P, Value) :-
     retract(cached_count(N)),
     (   N >= 100000
     ->  retractall(cached(_, _, _, _)),
@@ -301,4 +351,4 @@ remember(Hash, Kind, P, Mask) :-
     ;   N1 is N + 1
     ),
     assertz(cached_count(N1)),
-    assertz(cached(Hash, Kind, P, Mask)).
+    assertz(cached(Hash, Kind, P, Value)).

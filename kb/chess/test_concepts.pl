@@ -106,6 +106,29 @@ test(box_of_a_queen_with_our_king_blocking_its_line) :-
     box(Q, BoxQ),
     assertion(Box - BoxQ =:= 5).
 
+test(box_lines_of_the_rook_roller) :-
+    % rooks on the third and seventh ranks: c1-h2 are left, two ranks
+    % from the first (six files from the h-file)
+    board(b, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], P),
+    box_lines(P, Measure),
+    assertion(Measure == 2-12),
+    % in check on the first rank, the king may step into c2-h6: six
+    % files from the h-file, no rank reached
+    board(b, [w-k-h8, w-r-a1, w-r-b7, b-k-e1], Q),
+    box_lines(Q, MeasureQ),
+    assertion(MeasureQ == 6-30),
+    % mate: nowhere to step
+    board(b, [w-k-h8, w-r-a1, w-r-b2, b-k-e1], R),
+    box_lines(R, MeasureR),
+    assertion(MeasureR == 0-0).
+
+test(box_lines_of_a_queen) :-
+    % the queen on e4 leaves the king on g7 f6-h8 but f5, g6 and h7, and
+    % g5, h5: three files from the h-file (four ranks from the eighth)
+    board(b, [w-k-a1, w-q-e4, b-k-g7], P),
+    box_lines(P, Measure),
+    assertion(Measure == 3-9).
+
 test(mask_distance) :-
     sq(a1, A1), sq(h8, H8), sq(e4, E4),
     assertion(mask_distance(A1, 1 << H8, 7)),

@@ -38,6 +38,25 @@ test(room_and_box_compared_with_the_root) :-
     assertion(\+ box_within(3, Tight)),
     assertion(\+ box_within(4, Root)).
 
+test(lines_of_the_box_compared_with_the_root) :-
+    eg(w, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], Root),   % two ranks, c1-h2
+    eg(b, [w-k-h8, w-r-a2, w-r-b7, b-k-e1], Pushed), % one rank, b1-h1
+    eg(b, [w-k-h8, w-r-a3, w-r-a7, b-k-e1], Wider),  % two ranks, b1-h2
+    assertion(lines_fewer(Pushed, Root)),
+    assertion(\+ lines_fewer(Wider, Root)),
+    assertion(lines_no_more(Wider, Root)),
+    assertion(\+ lines_not_larger(Wider, Root)),
+    assertion(lines_not_larger(Pushed, Root)),
+    assertion(\+ lines_no_more(Root, Pushed)).
+
+test(king_clear) :-
+    eg(w, [w-k-d4, w-r-a3, w-r-b7, b-k-e1], Clear),
+    assertion(king_clear(Clear)),
+    eg(w, [w-k-d3, w-r-a3, w-r-b7, b-k-e1], OnRank),
+    assertion(\+ king_clear(OnRank)),
+    eg(w, [w-k-b4, w-r-a3, w-r-b7, b-k-e1], OnFile),
+    assertion(\+ king_clear(OnFile)).
+
 test(kings_and_the_box) :-
     eg(w, [w-k-a1, w-q-f5, b-k-h8], Root),
     eg(b, [w-k-b2, w-q-f5, b-k-h8], Nearer),
