@@ -19,7 +19,7 @@ import resource
 from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
-TABLES = ("chess/krk.adv", "chess/krk_plus.adv", "chess/kqk.adv")
+TABLES = ("chess/krk.adv", "chess/krk_plus.adv", "chess/kqk.adv", "chess/krrk.adv")
 
 
 def row(table: str, workers: int) -> str:

@@ -19,6 +19,7 @@ from engine.verify import VerifyJob, verify
 
 KQK = str(kb_path("chess/kqk.adv"))
 KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
+KRRK = str(kb_path("chess/krrk.adv"))
 
 
 def test_kqk_is_proved_against_every_defence():
@@ -49,6 +50,20 @@ def test_krk_plus_on_a_sample_against_the_perfect_defender():
     assert report["by_result"] == {"mate": 500}
     assert (report["max_moves"], report["mean_moves"]) == (21, 11.65)
     assert round(report["mean_ratio"], 4) == 1.2352
+
+
+def test_krrk_on_a_sample_against_every_defence():
+    report = verify(VerifyJob(KRRK, "all", sample=100, seed=1), workers=2)
+    assert (report["proved"], report["sample"]) == (False, True)
+    assert report["by_result"] == {"success": 100}
+    assert (report["max_moves"], report["mean_moves"], report["states"]) == (12, 4.96, 5139)
+
+
+def test_krrk_on_a_sample_against_the_perfect_defender():
+    report = verify(VerifyJob(KRRK, "perfect", sample=100, seed=1), workers=2)
+    assert report["by_result"] == {"mate": 100}
+    assert (report["max_moves"], report["mean_moves"]) == (9, 4.41)
+    assert round(report["mean_ratio"], 4) == 1.3455
 
 
 # Plays a shipped table from a FEN against seeded random replies (chosen
@@ -87,6 +102,7 @@ if __name__ == "__main__":
 @pytest.mark.parametrize("table, fen, seed", [
     ("chess/kqk.adv", "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1", 7),
     ("chess/krk_plus.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 7),
+    ("chess/krrk.adv", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1", 7),
     ("chess/krk.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 1),
 ])
 def test_a_table_plays_without_a_tablebase(tmp_path, table, fen, seed):

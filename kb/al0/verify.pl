@@ -52,12 +52,17 @@ prepare_starts(D, Set, Sample, Count, Population) :-
         length(Picked, N), append(Picked, _, Shuffled),
         msort(Picked, Ordered),
         compound_name_arguments(Everything, all, All),
-        maplist([I, P]>>arg(I, Everything, P), Ordered, Starts)
+        maplist(start_at(Everything), Ordered, Starts)
     ;   Starts = All
     ),
     length(Starts, Count),
     compound_name_arguments(Array, starts, Starts),
     nb_setval(al0_starts, Array).
+
+% start_at(+Everything, +I, -P): the Ith start.  (A lambda here would copy
+% Everything, every start position, at each call.)
+start_at(Everything, I, P) :-
+    arg(I, Everything, P).
 
 %!  prepare_starts_job(+Domain, +Set, +Sample, -Json) is det.
 %

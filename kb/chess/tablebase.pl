@@ -207,15 +207,14 @@ won_position(White, Black, Pos) :-
     table_key(Name, Key),
     nb_getval(Key, Bytes),
     layout(WKinds, BKinds, Region, Pieces, Radix, Size),
-    (   append(_, [P|Later], Pieces), memberchk(P, Later) -> Alike = true ; Alike = false ),
     Last is Size - 1,
     between(0, Last, Index),
     sub_string(Bytes, Index, 1, _, Char),
     string_code(1, Char, Byte),
     Byte =\= 0, Byte =\= 255, Byte mod 2 =:= 0,          % won for White
     index_squares(Region, Radix, Pieces, Index, Squares),
-    (   Alike == false, \+ on_mirror_line(Region, Squares)
-    ->  true                        % no other image: the index is the least
+    (   \+ on_mirror_line(Region, Squares)
+    ->  alike_in_order(Pieces, Squares)     % the least of the swaps' indexes
     ;   canonical(Region, Pieces, Squares, Index)
     ),
     maplist([C-K, Sq, piece(C, K, Sq)]>>true, Pieces, Squares, Board),
@@ -263,6 +262,15 @@ on_mirror_line(pawnless, [WK|_]) :-
 
 slot_region(pawns, Sq) :- Sq /\ 7 =< 3.
 slot_region(pawnless, Sq) :- F is Sq /\ 7, R is Sq >> 3, F =< 3, R =< F.
+
+% alike_in_order(+Pieces, +Squares): alike pieces (next to each other in
+% the table's order) stand on ascending squares: of the indexes that
+% swapping them gives, this one is the least.
+alike_in_order([P1, P2|Pieces], [S1, S2|Squares]) :-
+    !,
+    (   P1 == P2 -> S1 < S2 ; true ),
+    alike_in_order([P2|Pieces], [S2|Squares]).
+alike_in_order(_, _).
 
 % canonical(+Region, +Pieces, +Squares, +Index): Index is the least index
 % of the position's images (the diagonal mirror when the white king is
