@@ -24,6 +24,7 @@
             tightest/3,                 % +Pos, ?Move, -Pos1
             kingtoward/3,               % +Pos, ?Move, -Pos1
             farthest/3,                 % +Pos, ?Move, -Pos1
+            narrowest/3,                % +Pos, ?Move, -Pos1
             mating_constraint/1         % ?Name
           ]).
 :- use_module(library(lists)).
@@ -240,6 +241,7 @@ mating_constraint(piecemove).
 mating_constraint(tightest).
 mating_constraint(kingtoward).
 mating_constraint(farthest).
+mating_constraint(narrowest).
 
 %! piecemove(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -295,6 +297,19 @@ farthest(Pos, Move, Pos1) :-
               M = m(_, To, _),
               square_distance(To, B, D),
               Away is -D ),
+            Keyed),
+    best_first(Keyed, Move, Pos1).
+
+%! narrowest(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The moves of piecemove/3, those after which the black king's box
+%  spans the fewest lines to its edge first, then those that leave it
+%  the fewest squares (concepts:box_lines/2; ties in the order of
+%  piecemove/3).
+
+narrowest(Pos, Move, Pos1) :-
+    findall(Measure-(M-P1),
+            ( piecemove(Pos, M, P1), lines(P1, Measure) ),
             Keyed),
     best_first(Keyed, Move, Pos1).
 

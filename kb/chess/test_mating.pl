@@ -10,7 +10,8 @@
 :- use_module(library(apply)).
 :- prolog_load_context(directory, Dir),
    atom_concat(Dir, '/chess', Chess), use_module(Chess),
-   atom_concat(Dir, '/mating', Mating), use_module(Mating).
+   atom_concat(Dir, '/mating', Mating), use_module(Mating),
+   atom_concat(Dir, '/concepts', Concepts), use_module(Concepts, [box_lines/2]).
 
 eg(Turn, Named, eg(Pos, 0)) :-
     maplist(named_piece, Named, Pieces),
@@ -125,6 +126,25 @@ test(depth_counts_the_move) :-
     once(kingtoward(Pos, _, eg(_, D1))),
     once(tightest(Pos, _, eg(_, D2))),
     assertion(D1-D2 == 1-1).
+
+test(narrowest) :-
+    % rooks on the third and seventh ranks, the king on e1 boxed in two
+    % ranks: a rook to the second rank leaves one rank, six squares
+    eg(w, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], Pos),
+    findall(Name-Measure,
+            ( narrowest(Pos, M, P1), move_names([M], [Name]), box_lines_of(P1, Measure) ),
+            Keyed),
+    length(Keyed, 28),
+    Keyed = [First, Second|_],
+    assertion(First == a3a2-(1-6)),
+    assertion(Second == b7b2-(1-6)),
+    last(Keyed, Last),
+    assertion(Last == a3a8-(6-36)),
+    pairs_values(Keyed, Measures),
+    assertion(msort(Measures, Measures)).
+
+box_lines_of(eg(P, _), Measure) :-
+    box_lines(P, Measure).
 
 :- end_tests(mating).
 
