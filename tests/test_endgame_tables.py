@@ -38,32 +38,30 @@ def test_kqk_against_the_perfect_defender():
     assert round(report["mean_ratio"], 2) == 1.47
 
 
-def test_krk_plus_on_a_sample_against_every_defence():
-    report = verify(VerifyJob(KRK_PLUS, "all", sample=200, seed=1), workers=2)
+# table, sample size (seed 1), then the figures: worst case, mean of the
+# worst cases, states valued
+@pytest.mark.parametrize("table, sample, figures", [
+    (KRK_PLUS, 200, (29, 14.815, 8251)),
+    (KRRK, 100, (10, 4.18, 3104)),
+], ids=["krk_plus", "krrk"])
+def test_a_sample_against_every_defence(table, sample, figures):
+    report = verify(VerifyJob(table, "all", sample=sample, seed=1), workers=2)
     assert (report["proved"], report["sample"]) == (False, True)
-    assert report["by_result"] == {"success": 200}
-    assert (report["max_moves"], report["mean_moves"], report["states"]) == (29, 14.815, 8251)
+    assert report["by_result"] == {"success": sample}
+    assert (report["max_moves"], report["mean_moves"], report["states"]) == figures
 
 
-def test_krk_plus_on_a_sample_against_the_perfect_defender():
-    report = verify(VerifyJob(KRK_PLUS, "perfect", sample=500, seed=1), workers=2)
-    assert report["by_result"] == {"mate": 500}
-    assert (report["max_moves"], report["mean_moves"]) == (21, 11.65)
-    assert round(report["mean_ratio"], 4) == 1.2352
-
-
-def test_krrk_on_a_sample_against_every_defence():
-    report = verify(VerifyJob(KRRK, "all", sample=100, seed=1), workers=2)
-    assert (report["proved"], report["sample"]) == (False, True)
-    assert report["by_result"] == {"success": 100}
-    assert (report["max_moves"], report["mean_moves"], report["states"]) == (10, 4.18, 3104)
-
-
-def test_krrk_on_a_sample_against_the_perfect_defender():
-    report = verify(VerifyJob(KRRK, "perfect", sample=100, seed=1), workers=2)
-    assert report["by_result"] == {"mate": 100}
-    assert (report["max_moves"], report["mean_moves"]) == (8, 3.93)
-    assert round(report["mean_ratio"], 4) == 1.1668
+# table, sample size (seed 1), then the figures: most moves, mean moves,
+# mean ratio to optimal (4 decimals)
+@pytest.mark.parametrize("table, sample, figures", [
+    (KRK_PLUS, 500, (21, 11.65, 1.2352)),
+    (KRRK, 100, (8, 3.93, 1.1668)),
+], ids=["krk_plus", "krrk"])
+def test_a_sample_against_the_perfect_defender(table, sample, figures):
+    report = verify(VerifyJob(table, "perfect", sample=sample, seed=1), workers=2)
+    assert report["by_result"] == {"mate": sample}
+    assert (report["max_moves"], report["mean_moves"],
+            round(report["mean_ratio"], 4)) == figures
 
 
 # Plays a shipped table from a FEN against seeded random replies (chosen

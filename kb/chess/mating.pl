@@ -99,9 +99,7 @@ box_within(Max, Pos) :-
 %  Root (concepts:box_lines/2): the pieces pushed it a line or more.
 
 lines_fewer(Pos, Root) :-
-    lines(Pos, Lines-_),
-    lines(Root, Lines0-_),
-    Lines < Lines0.
+    lines_compared(<, Pos, Root).
 
 %! lines_no_more(+Pos, +Root) is semidet.
 %
@@ -109,9 +107,7 @@ lines_fewer(Pos, Root) :-
 %  Root (its squares may be more).
 
 lines_no_more(Pos, Root) :-
-    lines(Pos, Lines-_),
-    lines(Root, Lines0-_),
-    Lines =< Lines0.
+    lines_compared(=<, Pos, Root).
 
 %! lines_not_larger(+Pos, +Root) is semidet.
 %
@@ -122,6 +118,16 @@ lines_not_larger(Pos, Root) :-
     lines(Pos, Measure),
     lines(Root, Measure0),
     Measure @=< Measure0.
+
+% lines_compared(+Order, +Pos, +Root): the lines the black king's box
+% spans to its edge at Pos stand in Order (< or =<) to those at Root.
+
+lines_compared(Order, Pos, Root) :-
+    lines(Pos, Lines-_),
+    lines(Root, Lines0-_),
+    call(Order, Lines, Lines0).
+
+% lines(+Pos, -Lines-Squares): concepts:box_lines/2 of Pos, remembered.
 
 lines(eg(P, _), Measure) :-
     remembered(lines, P, Measure).
@@ -337,10 +343,9 @@ size(Kind, eg(P, _), N) :-
 
 % remembered(+Kind, +P, -Value): concepts' room_mask/2, box_mask/2 or
 % box_lines/2 (Kind `room`, `box` or `lines`) of P, remembered for up to
-% 100,000 positions
-% (then forgotten all at once): a forcing-tree search asks again and
-% again for the room of its root and of the positions it compares with
-% it.
+% 100,000 positions (then forgotten all at once): a forcing-tree search
+% asks again and again for the measures of its root and of the
+% positions it compares with it.
 
 :- dynamic cached/4.                % Hash, Kind, Position, Value
 :- dynamic cached_count/1.
