@@ -25,17 +25,17 @@ KRRK = str(kb_path("chess/krrk.adv"))
 def test_kqk_is_proved_against_every_defence():
     report = verify(VerifyJob(KQK, "all"), workers=2)
     assert (report["proved"], report["by_result"]) == (True, {"success": 18_081})
-    assert report["max_moves"] == 19
-    assert round(report["mean_moves"], 2) == 9.31
-    assert report["states"] == 20_871
+    assert report["max_moves"] == 17
+    assert round(report["mean_moves"], 2) == 8.32
+    assert report["states"] == 22_675
 
 
 def test_kqk_against_the_perfect_defender():
     report = verify(VerifyJob(KQK, "perfect"), workers=2)
     assert report["by_result"] == {"mate": 18_081}
-    assert report["max_moves"] == 16
+    assert report["max_moves"] == 15
     assert round(report["mean_optimal"], 2) == 5.62
-    assert round(report["mean_ratio"], 2) == 1.47
+    assert round(report["mean_ratio"], 2) == 1.29
 
 
 # table, sample size (seed 1), then the figures: worst case, mean of the

@@ -17,6 +17,7 @@
             pieces_far/1,               % +Pos
             pieces_beyond/2,            % +Distance, +Pos
             king_clear/1,               % +Pos
+            king_off_edge/1,            % +Pos
             their_king_cornered/1,      % +Pos
             mates_in/2,                 % +Moves, +Pos
             % move constraints
@@ -217,6 +218,15 @@ king_clear(eg(pos(_, Pieces, _), _)) :-
     \+ ( member(p(w, Kind, Sq), Pieces),
          memberchk(Kind, [r, q]),
          ( Sq /\ 7 =:= W /\ 7 ; Sq >> 3 =:= W >> 3 ) ).
+
+%! king_off_edge(+Pos) is semidet.
+%
+%  White's king is not on the edge of the board.
+
+king_off_edge(eg(P, _)) :-
+    king_square(P, w, W),
+    edge_distance(W, D),
+    D > 0.
 
 %! their_king_cornered(+Pos) is semidet.
 %

@@ -58,6 +58,14 @@ test(king_clear) :-
     eg(w, [w-k-b4, w-r-a3, w-r-b7, b-k-e1], OnFile),
     assertion(\+ king_clear(OnFile)).
 
+test(king_off_edge) :-
+    eg(w, [w-k-b2, w-q-f5, b-k-h8], Inside),
+    assertion(king_off_edge(Inside)),
+    eg(w, [w-k-a2, w-q-f5, b-k-h8], OnFile),
+    assertion(\+ king_off_edge(OnFile)),
+    eg(w, [w-k-c8, w-q-f5, b-k-h6], OnRank),
+    assertion(\+ king_off_edge(OnRank)).
+
 test(kings_and_the_box) :-
     eg(w, [w-k-a1, w-q-f5, b-k-h8], Root),
     eg(b, [w-k-b2, w-q-f5, b-k-h8], Nearer),
