@@ -20,6 +20,7 @@ import pytest
 
 from conftest import SHARED_REFERENCE
 from engine import endgames
+from engine.prolog import atom
 from engine.tablebases import Store, parse_signature
 from engine.tablebases.layout import DRAW, ILLEGAL
 from engine.tablebases.material import Material
@@ -172,6 +173,23 @@ def test_a_table_builds_the_smaller_tables_first(tmp_path, monkeypatch):
     Store().ensure(parse_signature("KPK"))
     built = sorted(p.stem.split(".")[0] for p in (tmp_path / "tablebases").glob("*.tb"))
     assert built == ["KBK", "KNK", "KPK", "KQK", "KRK"]
+
+
+# won_position/3 builds its positions without chess_position/4's checks:
+# every one must be legal, one per class of symmetric positions.
+@pytest.mark.parametrize("signature, classes", [("KQK", 18_081), ("KBBK", 312_951)])
+def test_the_won_positions_of_a_table_are_legal(signature, classes):
+    material = parse_signature(signature)
+    white, black = atom("K" + material.white), atom("K" + material.black)
+    endgames.session().use_module("chess/tablebase.pl")
+    reply = endgames.session().ask(
+        f"chess_tablebase:load_tables({endgames.tables_term(material)}), "
+        f"aggregate_all(count, chess_tablebase:won_position({white}, {black}, _), Won), "
+        f"aggregate_all(count, ( chess_tablebase:won_position({white}, {black}, P), "
+        f"\\+ chess:legal_position(P) ), Illegal), "
+        f"format(string(Out), '~w ~w', [Won, Illegal])",
+        what=f"the won positions of {signature}", seconds=300)
+    assert reply == f"{classes} 0"
 
 
 def test_materials_are_read_and_ordered():

@@ -217,8 +217,18 @@ won_position(White, Black, Pos) :-
     ->  alike_in_order(Pieces, Squares)     % the least of the swaps' indexes
     ;   canonical(Region, Pieces, Squares, Index)
     ),
-    maplist([C-K, Sq, piece(C, K, Sq)]>>true, Pieces, Squares, Board),
-    chess_position(w, Board, none, Pos).
+    table_position(Pieces, Squares, Pos).
+
+% table_position(+Pieces, +Squares, -Pos): the position, White to move, of
+% the pieces (Colour-Kind) on their squares.  A table marks every
+% illegal index (byte 255), so a won index needs no check of legality
+% (chess_position/4 would make, and spend half the time of
+% won_position/3 on).
+table_position(Pieces, Squares, pos(w, Ps, none)) :-
+    maplist(placed, Pieces, Squares, Ps0),
+    msort(Ps0, Ps).
+
+placed(C-K, Sq, p(C, K, Sq)).
 
 sort_kinds(Kinds, Sorted) :-
     map_list_to_pairs(kind_order, Kinds, Pairs),
