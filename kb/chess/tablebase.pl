@@ -285,29 +285,26 @@ alike_in_order(_, _).
 % canonical(+Region, +Pieces, +Squares, +Index): Index is the least index
 % of the position's images (the diagonal mirror when the white king is
 % on a1-h8, swaps of alike pieces), as engine/tablebases/layout.py
-% chooses.
-canonical(Region, Pieces, [WK|Rest], Index) :-
-    findall(I, ( variant(Region, [WK|Rest], V0),
-                 alike_swap(Pieces, V0, V),
-                 digits_index(Region, V, I) ), Indexes),
-    min_list(Indexes, Index).
+% chooses: its alike pieces stand in order, and the mirror image, its
+% alike pieces put in order, has no smaller index.
+canonical(Region, Pieces, Squares, Index) :-
+    alike_in_order(Pieces, Squares),
+    maplist(symmetry(4), Squares, Mirrored),
+    alike_ordered(Pieces, Mirrored, Ordered),
+    digits_index(Region, Ordered, MirrorIndex),
+    Index =< MirrorIndex.
 
-variant(_, Squares, Squares).
-variant(pawnless, [WK|Rest], Mirrored) :-
-    WK /\ 7 =:= WK >> 3,
-    maplist(symmetry(4), [WK|Rest], Mirrored).
-
-alike_swap(_, Squares, Squares).
-alike_swap(Pieces, Squares, Swapped) :-
-    nth0(I, Pieces, P), nth0(J, Pieces, P), I < J, !,
-    nth0(I, Squares, SI), nth0(J, Squares, SJ),
-    replace_nth(I, Squares, SJ, S1),
-    replace_nth(J, S1, SI, Swapped).
-
-replace_nth(0, [_|T], X, [X|T]) :- !.
-replace_nth(N, [H|T], X, [H|T1]) :-
-    N1 is N - 1,
-    replace_nth(N1, T, X, T1).
+% alike_ordered(+Pieces, +Squares, -Ordered): Squares with the squares of
+% the alike pieces (a pair at most in four pieces, next to each other in
+% the table's order) swapped into ascending order.
+alike_ordered([P1, P2|Pieces], [S1, S2|Squares], Ordered) :-
+    !,
+    (   P1 == P2, S1 > S2
+    ->  Ordered = [S2, S1|Squares]
+    ;   Ordered = [S1|Ordered1],
+        alike_ordered([P2|Pieces], [S2|Squares], Ordered1)
+    ).
+alike_ordered(_, Squares, Squares).
 
 digits_index(Region, [WK|Rest], Index) :-
     slot(Region, 0, WK, Slot),
