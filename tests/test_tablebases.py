@@ -184,9 +184,9 @@ def test_the_won_positions_of_a_table_are_legal(signature, classes):
     endgames.session().use_module("chess/tablebase.pl")
     reply = endgames.session().ask(
         f"chess_tablebase:load_tables({endgames.tables_term(material)}), "
-        f"aggregate_all(count, chess_tablebase:won_position({white}, {black}, _), Won), "
-        f"aggregate_all(count, ( chess_tablebase:won_position({white}, {black}, P), "
-        f"\\+ chess:legal_position(P) ), Illegal), "
+        f"aggregate_all(r(count, sum(Bad)), "
+        f"( chess_tablebase:won_position({white}, {black}, P), "
+        f"( chess:legal_position(P) -> Bad = 0 ; Bad = 1 ) ), r(Won, Illegal)), "
         f"format(string(Out), '~w ~w', [Won, Illegal])",
         what=f"the won positions of {signature}", seconds=300)
     assert reply == f"{classes} 0"

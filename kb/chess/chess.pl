@@ -9,6 +9,7 @@
             chess_position/3,           % +Turn, +Pieces, -Pos
             chess_position/4,           % +Turn, +Pieces, +EP, -Pos
             board_problem/4,            % +Turn, +Pieces, +EP, -Problem
+            board_position/4,           % +Turn, +Pieces, +EP, -Pos
             chess_board/3,              % +Pos, -Turn, -Pieces
             chess_board/4,              % +Pos, -Turn, -Pieces, -EP
             % squares
@@ -672,8 +673,11 @@ chess_position(Turn, Pieces, EP, Pos) :-
     \+ board_problem(Turn, Pieces, EP, _),
     board_position(Turn, Pieces, EP, Pos).
 
-% board_position(+Turn, +Pieces, +EP, -Pos): the position of a board that
-% board_problem/4 has passed, the en-passant square normalised.
+%! board_position(+Turn, +Pieces, +EP, -Pos) is det.
+%
+%  Pos is the position of a board known to be legal (board_problem/4
+%  has passed it, or a tablebase marks it legal), built without
+%  checking: as chess_position/4, the en-passant square normalised.
 board_position(Turn, Pieces, EP0, pos(Turn, Ps, EP)) :-
     board_pieces(Pieces, Ps),
     (   EP0 \== none, ep_capture_exists(Turn, Ps, EP0)

@@ -223,12 +223,12 @@ won_position(White, Black, Pos) :-
 % the pieces (Colour-Kind) on their squares.  A table marks every
 % illegal index (byte 255), so a won index needs no check of legality
 % (chess_position/4 would make, and spend half the time of
-% won_position/3 on).
-table_position(Pieces, Squares, pos(w, Ps, none)) :-
-    maplist(placed, Pieces, Squares, Ps0),
-    msort(Ps0, Ps).
+% won_position/3 on): chess.pl's board_position/4 builds it unchecked.
+table_position(Pieces, Squares, Pos) :-
+    maplist(placed, Pieces, Squares, Board),
+    board_position(w, Board, none, Pos).
 
-placed(C-K, Sq, p(C, K, Sq)).
+placed(C-K, Sq, piece(C, K, Sq)).
 
 sort_kinds(Kinds, Sorted) :-
     map_list_to_pairs(kind_order, Kinds, Pairs),
@@ -276,11 +276,9 @@ slot_region(pawnless, Sq) :- F is Sq /\ 7, R is Sq >> 3, F =< 3, R =< F.
 % alike_in_order(+Pieces, +Squares): alike pieces (next to each other in
 % the table's order) stand on ascending squares: of the indexes that
 % swapping them gives, this one is the least.
-alike_in_order([P1, P2|Pieces], [S1, S2|Squares]) :-
-    !,
-    (   P1 == P2 -> S1 < S2 ; true ),
-    alike_in_order([P2|Pieces], [S2|Squares]).
-alike_in_order(_, _).
+alike_in_order(Pieces, Squares) :-
+    alike_ordered(Pieces, Squares, Ordered),
+    Ordered == Squares.
 
 % canonical(+Region, +Pieces, +Squares, +Index): Index is the least index
 % of the position's images (the diagonal mirror when the white king is
