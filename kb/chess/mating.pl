@@ -244,10 +244,12 @@ their_king_cornered(eg(P, _)) :-
 %! mates_in(+Moves, +Pos) is semidet.
 %
 %  White, to move at Pos, mates in at most Moves moves against every
-%  defence (concepts:mate_in/2, a bounded search).
+%  defence (concepts:mate_in/2, a bounded search; the answer is
+%  remembered, as the measures are: a proof asks again and again).
 
 mates_in(N, eg(P, _)) :-
-    mate_in(P, N).
+    remembered(mates_in(N), P, Found),
+    Found == true.
 
 %! mating_constraint(?Name) is nondet.
 %
@@ -352,10 +354,11 @@ size(Kind, eg(P, _), N) :-
     N is popcount(Mask).
 
 % remembered(+Kind, +P, -Value): concepts' room_mask/2, box_mask/2 or
-% box_lines/2 (Kind `room`, `box` or `lines`) of P, remembered for up to
-% 100,000 positions (then forgotten all at once): a forcing-tree search
-% asks again and again for the measures of its root and of the
-% positions it compares with it.
+% box_lines/2 (Kind `room`, `box` or `lines`) of P, or whether White
+% mates in N (Kind `mates_in(N)`, Value `true` or `false`), remembered
+% for up to 100,000 positions (then forgotten all at once): a
+% forcing-tree search asks again and again for the measures of its root
+% and of the positions it compares with it.
 
 :- dynamic cached/4.                % Hash, Kind, Position, Value
 :- dynamic cached_count/1.
@@ -372,6 +375,7 @@ remembered(Kind, P, Value) :-
 measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
 measured(lines, P, Measure) :- box_lines(P, Measure).
+measured(mates_in(N), P, Found) :- ( mate_in(P, N) -> Found = true ; Found = false ).
 
 remember(Hash, Kind, P, Value) :-
     retract(cached_count(N)),

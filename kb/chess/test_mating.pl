@@ -107,7 +107,11 @@ test(mates_in) :-
     assertion(mates_in(1, Pos)),
     eg(w, [w-k-f6, w-q-b1, b-k-h8], Two),      % Qb7 Kg8 Qg7#
     assertion(\+ mates_in(1, Two)),
-    assertion(mates_in(2, Two)).
+    assertion(mates_in(2, Two)),
+    % asked again, the remembered answers are the same
+    assertion(\+ mates_in(1, Two)),
+    assertion(mates_in(2, Two)),
+    assertion(mates_in(1, Pos)).
 
 test(piecemove_moves_no_king) :-
     eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
