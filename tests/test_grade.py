@@ -164,7 +164,7 @@ def test_krk(cli, tmp_path):
     assert {name: r["score"] for name, r in results.items()} == {
         "reference": 12, "ada": 12, "bob": 7.2, "carol": 0, "mallory": 0}
     assert set(results_of(results["carol"]).values()) == {(0, (
-        f"{carol}:9:14: error: unknown goal predicate 'mate_soon'; did you mean mate?\n"
+        f"{carol}:9:14: error: unknown goal predicate 'mate_soon'; did you mean mates_in, mate?\n"
         "    better:  mate_soon\n"
         "             ^"))}
     perfect = results_of(results["bob"])["mates against the perfect defender"]

@@ -44,6 +44,7 @@
             okorndle/2,
             okedge/1,
             boxed_on_edge/1,
+            mates_in/2,                 % +Moves, +Pos
             % distances
             kingdist/3,
             manhattan/3,
@@ -773,6 +774,56 @@ okorndle(krk(_, W, R, _, _), krk(_, W0, R0, _, _)) :-
     K0 is W0*64+R0, kd(K0, D0),
     D =< D0.
 
+
+%! mates_in(+Moves, +Pos) is semidet.
+%
+%  White, to move at Pos, mates in at most Moves (1 to 8) moves against
+%  every defence: a search of the game tree (2 * Moves - 1 plies), not
+%  the tablebase.  Every answer of the search, at every level, is
+%  remembered for the session (in one array of 8 * 64^3 entries, 16 MB),
+%  so that a proof, which asks again and again, searches each position
+%  once.
+
+mates_in(N, krk(w, W, R, B, _)) :-
+    must_be(between(1, 8), N),
+    R \== none,
+    mate_within(N, W, R, B).
+
+% mate_within(+N, +W, +R, +B): mates_in/2 of krk(w, W, R, B, _),
+% remembered: argument I of the global term `krk_mates` is 1 (mate in
+% N), 2 (no mate in N) or unbound (not asked yet).
+mate_within(N, W, R, B) :-
+    mates_known(Known),
+    I is (((N - 1)*64 + W)*64 + R)*64 + B + 1,
+    arg(I, Known, Found0),
+    (   var(Found0)
+    ->  (   mate_searched(N, W, R, B) -> Found = 1 ; Found = 2 ),
+        nb_setarg(I, Known, Found)
+    ;   Found = Found0
+    ),
+    Found == 1.
+
+mates_known(Known) :-
+    (   nb_current(krk_mates, Known0)
+    ->  Known = Known0
+    ;   Size is 8 * 64 * 64 * 64,
+        functor(Empty, mates, Size),
+        nb_setval(krk_mates, Empty),
+        nb_getval(krk_mates, Known)
+    ).
+
+mate_searched(N, W, R, B) :-
+    legalmove_(w, W, R, B, 0, _, P1),
+    (   mate(P1)
+    ->  true
+    ;   N > 1,
+        \+ stalemate(P1),
+        \+ rooklost(P1),
+        N1 is N - 1,
+        forall(legalmove(P1, _, krk(w, W2, R2, B2, _)),
+               ( R2 \== none, mate_within(N1, W2, R2, B2) ))
+    ),
+    !.
 
 		 /*******************************
 		 *   WHAT THE DOMAIN DECLARES   *

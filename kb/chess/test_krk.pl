@@ -394,3 +394,30 @@ test(no_rook_is_not_boxed) :-
 
 :- end_tests(krk_boxed_on_edge).
 
+
+:- begin_tests(krk_mates_in).
+
+test(mate_in_one) :-                    % Rc8#
+    pos(w, b6, c1, a8, P),
+    assertion(mates_in(1, P)).
+
+test(mate_in_four_not_three) :-         % Ka5 Ka8 Kb6 Kb8 Rc4 Ka8 Rc8#
+    pos(w, a4, b4, a7, P),
+    assertion(\+ mates_in(3, P)),
+    assertion(mates_in(4, P)),
+    assertion(mates_in(4, P)),          % the remembered answer
+    assertion(\+ mates_in(3, P)).
+
+test(not_with_black_to_move) :-
+    pos(b, b6, c1, a8, P),
+    assertion(\+ mates_in(1, P)).
+
+test(not_without_the_rook) :-
+    pos(w, b6, none, a8, P),
+    assertion(\+ mates_in(8, P)).
+
+test(at_most_eight_moves, [error(type_error(between(1, 8), 9))]) :-
+    pos(w, b6, c1, a8, P),
+    mates_in(9, P).
+
+:- end_tests(krk_mates_in).
