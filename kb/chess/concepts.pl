@@ -17,7 +17,8 @@
             square_colour/2,            % +Square, -Colour
             guarded_by/4,               % +Pos, +Kind, +Squares, -Guarded
             not_stalemate/1,            % +Pos
-            mate_in/2                   % +Pos, +Moves
+            mate_in/2,                  % +Pos, +Moves
+            mate_in/3                   % +Pos, +Moves, :Deeper
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -324,6 +325,17 @@ not_stalemate(Pos) :-
 %  defence (a search of the game tree, depth 2 * Moves - 1 plies).
 
 mate_in(Pos, N) :-
+    mate_in(Pos, N, mate_in).
+
+%! mate_in(+Pos, +Moves, :Deeper) is semidet.
+%
+%  The search of mate_in/2, which asks call(Deeper, Pos2, Moves - 1) of
+%  each position Pos2 after a move of White and a reply: Deeper is
+%  mate_in/2 itself, or a predicate that remembers its answers.
+
+:- meta_predicate mate_in(+, +, 2).
+
+mate_in(Pos, N, Deeper) :-
     N >= 1,
     Pos = pos(w, _, _),
     legal_move(Pos, _, Pos1),
@@ -332,6 +344,6 @@ mate_in(Pos, N) :-
     ;   N > 1,
         \+ stalemate(Pos1),
         N1 is N - 1,
-        forall(legal_move(Pos1, _, Pos2), mate_in(Pos2, N1))
+        forall(legal_move(Pos1, _, Pos2), call(Deeper, Pos2, N1))
     ),
     !.

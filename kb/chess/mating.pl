@@ -32,7 +32,7 @@
 :- use_module(library(apply)).
 :- use_module(chess, [legal_move/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
-                         square_distance/3, edge_distance/2, mate_in/2]).
+                         square_distance/3, edge_distance/2, mate_in/3]).
 
 /** <module> The words of mating tables, for any material
 
@@ -245,7 +245,8 @@ their_king_cornered(eg(P, _)) :-
 %
 %  White, to move at Pos, mates in at most Moves moves against every
 %  defence (concepts:mate_in/2, a bounded search; the answer is
-%  remembered, as the measures are: a proof asks again and again).
+%  remembered, as the measures are, and so is the answer for every
+%  position the search meets: a proof asks again and again).
 
 mates_in(N, eg(P, _)) :-
     remembered(mates_in(N), P, Found),
@@ -375,7 +376,12 @@ remembered(Kind, P, Value) :-
 measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
 measured(lines, P, Measure) :- box_lines(P, Measure).
-measured(mates_in(N), P, Found) :- ( mate_in(P, N) -> Found = true ; Found = false ).
+measured(mates_in(N), P, Found) :-
+    (   mate_in(P, N, remembered_mate) -> Found = true ; Found = false ).
+
+remembered_mate(P, N) :-
+    remembered(mates_in(N), P, Found),
+    Found == true.
 
 remember(Hash, Kind, P, Value) :-
     retract(cached_count(N)),

@@ -169,4 +169,13 @@ test(stalemate_and_mate_in) :-
     assertion(\+ mate_in(Q, 1)),
     assertion(mate_in(Q, 2)).
 
+test(mate_in_asks_deeper) :-                   % the deeper levels are Deeper's
+    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    assertion(mate_in(Q, 2, mate_in)),
+    assertion(\+ mate_in(Q, 2, no_mate)),
+    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    assertion(mate_in(P, 2, no_mate)).         % mate at once asks nothing
+
+no_mate(_, _) :- fail.
+
 :- end_tests(concepts).
