@@ -1,9 +1,11 @@
 """The shipped endgame tables: their proved figures, that they play
 without a tablebase, and a FEN of another endgame refused.
 
-The full proofs that take longer than the test suite can afford run in
-bench/tables.py (figures in the README); here they run on seeded
-samples, whose figures are asserted exactly.
+KQK's and krk_plus's proofs against every defence run here in full, and
+so does krk_plus's sweep against the perfect defender; the runs that take
+longer than the test suite can afford (KRRK's proof, KQK's sweep) run in
+bench/tables.py (figures in the README) and here on seeded samples,
+whose figures are asserted exactly.
 """
 from __future__ import annotations
 
