@@ -159,12 +159,17 @@ class Domain:
     def failure_for_people(self, failure: dict) -> dict:
         """A verifier's failing start and line, as people read them
         (FEN and SAN for chess)."""
-        position = Position.from_json(failure["position"])
-        out = {"result": failure["result"], "position": position.text,
-               "line": failure["line"]}
+        return {"result": failure["result"], **self.line_for_people(failure)}
+
+    def line_for_people(self, start: dict) -> dict:
+        """A verifier's start (``position``, a position's JSON) and its
+        ``line`` (UCI for chess), as people read them (FEN and SAN for
+        chess); other keys are kept."""
+        position = Position.from_json(start["position"])
+        out = {**start, "position": position.text}
         if self.chess is not None and position.board is not None:
             board = ChessBoard.of_position(position.board)
-            out.update(fen=board.board.fen(), line=board.san_line(failure["line"]))
+            out.update(fen=board.board.fen(), line=board.san_line(start["line"]))
         return out
 
     # -- data ---------------------------------------------------------------

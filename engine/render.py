@@ -98,6 +98,10 @@ def verify_text(r: dict) -> str:
                        f"{worst}")
             out.append(f"  shortest refutation ({ref['result'].replace('_', ' ')}): "
                        f"{ref.get('fen', ref['position'])}: {' '.join(ref['line'])}")
+        if r.get("longest"):
+            long = r["longest"]
+            out.append(f"  longest, {long['moves']} moves against the worst defence: "
+                       f"{long.get('fen', long['position'])}: {' '.join(long['line'])}")
         return "\n".join(out)
     if r["mean_moves"] is not None:
         line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"

@@ -241,6 +241,11 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         # every state the proof valued, once, whichever worker valued it
         report["states"] = len(set().union(*(p["valued"] for p in parts)))
         report["shortest_refutation"] = report["counterexamples"][0] if failures else None
+        # the start with the most moves, the first of them in the set's order
+        longest = min((p["longest"] for p in parts if p.get("longest")),
+                      key=lambda start: (-start["moves"], start["start"]), default=None)
+        report["longest"] = (domain.line_for_people(
+            {k: v for k, v in longest.items() if k != "start"}) if longest and domain else None)
         return report
     histogram: dict[int, int] = {}
     for part in parts:

@@ -38,6 +38,10 @@ def test_krk_plus_is_proved_against_every_defence():
     assert report["max_moves"] == 29
     assert round(report["mean_moves"], 2) == 13.97
     assert report["states"] == 36_176
+    longest = report["longest"]
+    assert (longest["fen"], longest["moves"]) == ("8/8/8/8/3R4/2k5/8/K7 w - - 0 1", 29)
+    assert " ".join(longest["line"]).startswith("Rd1 Kb4 Rd2 Kc3 Ra2 Kd3 Rb2 Ke4 Rb3 Kf4 Rb5")
+    assert longest["line"][-1] == "Re1#"
 
 
 def test_krk_plus_against_the_perfect_defender():

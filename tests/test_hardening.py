@@ -98,6 +98,8 @@ def test_a_refuted_run_still_shows_its_figures(cli, tmp_path):
         "  refuted: 8 positions fail; where it succeeds, worst case 8 moves (mean of the "
         "worst cases 4.18), 30 states",
         "  shortest refutation (lost): 1: take 1",
+        "  longest, 8 moves against the worst defence: 30: take 1 take 1 take 3 take 1 "
+        "take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1",
     ]
 
 

@@ -23,8 +23,12 @@ def test_tictactoe_table_is_proved_never_to_lose(cli):
     report = run.json()
     assert report["by_result"] == {"success": 10}
     assert (report["failures"], report["max_moves"]) == (0, 5)
+    assert report["longest"] == {"position": ".........", "moves": 5,
+                                 "line": ["5", "1", "2", "8", "4", "6", "3", "7", "9"]}
     text = cli("verify", TTT, "--defender", "all").out
     assert "proved: the table succeeds from every position; worst case 5 moves" in text
+    assert ("longest, 5 moves against the worst defence: .........: 5 1 2 8 4 6 3 7 9"
+            in text)
 
 
 def test_tictactoe_seats_separately(cli):
@@ -54,6 +58,17 @@ def test_workers_do_not_change_the_answer():
     one, two = verify(job, workers=1), verify(job, workers=2)
     for key in ("by_result", "mean_moves", "max_moves", "histogram", "mean_ratio"):
         assert one[key] == two[key]
+
+
+def test_workers_do_not_change_the_longest_line():
+    job = VerifyJob(KRK, "all", sample=300, seed=2)
+    one, two = verify(job, workers=1), verify(job, workers=2)
+    assert one["longest"] == two["longest"]
+    assert (one["longest"]["fen"], one["longest"]["moves"]) == ("8/8/8/8/6R1/8/2k5/K7 w - - 0 1",
+                                                                33)
+    assert one["longest"]["line"][:4] == ["Rg2+", "Kd3", "Ra2", "Ke4"]
+    assert one["longest"]["line"][-1] == "Rh6#"
+    assert len(one["longest"]["line"]) == 2 * 33 - 1
 
 
 def test_book_table_stalemates_are_counterexamples_with_fen_and_san():

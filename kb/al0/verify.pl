@@ -155,22 +155,73 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   (the sum of the worst cases of the successful starts), valued (the
 %   SHA-1 of each state valued in this call, that is, not remembered from
 %   an earlier one: the union over calls, whichever process made them,
-%   is every state the proof valued) and refutations: for each failing
-%   start its outcome and a shortest line to it.
+%   is every state the proof valued), longest (the first start of the
+%   slice with the most moves: its index among all the starts, the
+%   position, that number, and the line of the worst defence from it,
+%   the first of the longest replies at each turn; null when no start
+%   succeeds) and refutations: for each failing start its outcome and a
+%   shortest line to it.
 
 verify_all(Ctx, From, To, MaxUs, Json) :-
     retractall(valued(_)),
     Ctx = ctx(_, _, D),
     success_outcomes(D, Ok),
     slice(From, To, Positions),
-    foldl(verify_all_one(Ctx, Ok, MaxUs), Positions,
-          all(0, [], 0, 0, 0, []), all(N, By, Successes, Max, Sum, Refs)),
+    foldl(verify_all_one(Ctx, Ok, MaxUs, From), Positions,
+          all(0, [], 0, 0, 0, [], none),
+          all(N, By, Successes, Max, Sum, Refs, Longest)),
     findall(Sha, retract(valued(Sha)), Valued),
     pairs_json(By, ByJson),
     reverse(Refs, RefsInOrder),
+    longest_json(Ctx, Longest, Max, LongestJson),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
                       max_moves=Max, sum_worst=Sum, valued=Valued,
-                      refutations=RefsInOrder]), Json).
+                      longest=LongestJson, refutations=RefsInOrder]), Json).
+
+% longest_json(+Ctx, +Start, +Moves, -Json): Start (Index-Pos, or
+% `none`), Moves and the line of the worst defence from it, read from
+% the memo.
+longest_json(_, none, _, @(null)) :- !.
+longest_json(Ctx, Index-Pos, Moves,
+             json([start=Index, position=Shown, moves=Moves, line=Texts])) :-
+    Ctx = ctx(_, _, D),
+    new_game(Pos, State),
+    worst_line(Ctx, State, Line),
+    line_texts(D, Pos, Line, Texts),
+    position_json(D, Pos, Shown).
+
+% worst_line(+Ctx, +State, -Moves): our moves and, after each, the reply
+% whose state the memo values longest (the first of equals), to the end.
+worst_line(Ctx, State, [Move|Rest]) :-
+    \+ game_over(Ctx, State, _),
+    once(us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)),
+    !,
+    (   game_over(Ctx, State1, _)
+    ->  Rest = []
+    ;   Ctx = ctx(_, _, D),
+        findall(Moves-(Reply-State2),
+                ( D:legalmove(Pos1, Reply, Pos2),
+                  them_turn(Ctx, State1, Reply, Pos2, State2),
+                  known_moves(Ctx, State2, Moves) ),
+                Valued),
+        foldl(longer, Valued, -2-none, _-(Reply-State2)),
+        Rest = [Reply|Rest1],
+        worst_line(Ctx, State2, Rest1)
+    ).
+worst_line(_, _, []).
+
+longer(Moves-Next, Best0-Next0, Best-Next1) :-
+    (   Moves > Best0 -> Best-Next1 = Moves-Next ; Best-Next1 = Best0-Next0 ).
+
+known_moves(Ctx, State, Moves) :-
+    (   game_over(Ctx, State, _)
+    ->  Moves = 0
+    ;   state_key(Ctx, State, Key),
+        term_hash(Key, Hash),
+        memo(Hash, Key, ok(Moves0))
+    ->  Moves = Moves0
+    ;   Moves = -1
+    ).
 
 %!  forget_states is det.
 %
@@ -180,16 +231,20 @@ forget_states :-
     retractall(memo(_, _, _)),
     retractall(valued(_)).
 
-verify_all_one(Ctx, Ok, MaxUs, Pos, all(N0, By0, S0, Max0, Sum0, R0),
-               all(N, By, S, Max, Sum, R)) :-
+verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, R0, L0),
+               all(N, By, S, Max, Sum, R, L)) :-
     new_game(Pos, State),
     worst(Ctx, State, Ok, MaxUs, [], Value),
     N is N0 + 1,
     (   Value = ok(Moves)
     ->  bump(success, By0, By), S is S0 + 1,
-        Max is max(Max0, Moves), Sum is Sum0 + Moves, R = R0
+        (   ( L0 == none ; Moves > Max0 )
+        ->  Max = Moves, Index is From + N0, L = Index-Pos
+        ;   Max = Max0, L = L0
+        ),
+        Sum is Sum0 + Moves, R = R0
     ;   Value = fail(Result, Line),
-        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0,
+        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0, L = L0,
         Ctx = ctx(_, _, D),
         line_texts(D, Pos, Line, Texts),
         position_json(D, Pos, Shown),
