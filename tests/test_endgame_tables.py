@@ -23,38 +23,43 @@ KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
 KRRK = str(kb_path("chess/krrk.adv"))
 
 
-def test_kqk_is_proved_against_every_defence():
-    report = verify(VerifyJob(KQK, "all"), workers=2)
-    assert (report["proved"], report["by_result"]) == (True, {"success": 18_081})
-    assert report["max_moves"] == 17
-    assert round(report["mean_moves"], 2) == 7.79
-    assert report["states"] == 23_289
+# table, then its proof's figures: successes, worst case, mean of the
+# worst cases, states valued, and the longest start: FEN, the first
+# moves of the worst defence's line and its last move
+@pytest.mark.parametrize("table, figures, longest", [
+    (KQK, (18_081, 17, 7.79, 23_289),
+     ("8/8/8/3k4/8/8/8/KQ6 w - - 0 1", "Qb4 Ke5 Kb2 Kd5 Kb3 Ke5 Kc3 Kd5 Qf4 Ke6 Qg5",
+      "Qg7#")),
+    (KRK_PLUS, (21_959, 29, 13.97, 36_176),
+     ("8/8/8/8/3R4/2k5/8/K7 w - - 0 1", "Rd1 Kb4 Rd2 Kc3 Ra2 Kd3 Rb2 Ke4 Rb3 Kf4 Rb5",
+      "Re1#")),
+], ids=["kqk", "krk_plus"])
+def test_proved_against_every_defence(table, figures, longest):
+    successes, worst, mean, states = figures
+    report = verify(VerifyJob(table, "all"), workers=2)
+    assert (report["proved"], report["by_result"]) == (True, {"success": successes})
+    assert report["max_moves"] == worst
+    assert round(report["mean_moves"], 2) == mean
+    assert report["states"] == states
+    fen, first_moves, last_move = longest
+    assert (report["longest"]["fen"], report["longest"]["moves"]) == (fen, worst)
+    assert " ".join(report["longest"]["line"]).startswith(first_moves)
+    assert report["longest"]["line"][-1] == last_move
 
 
-def test_kqk_against_the_perfect_defender():
-    report = verify(VerifyJob(KQK, "perfect"), workers=2)
-    assert report["by_result"] == {"mate": 18_081}
+# table, then its sweep's figures: mates, most moves, mean moves, mean
+# optimal moves and mean ratio to optimal (4 decimals)
+@pytest.mark.parametrize("table, figures", [
+    (KQK, (18_081, 15, 6.8404, 5.616, 1.2116)),
+    (KRK_PLUS, (21_959, 22, 11.7228, 9.8686, 1.181)),
+], ids=["kqk", "krk_plus"])
+def test_against_the_perfect_defender(table, figures):
+    mates, most, mean, optimal, ratio = figures
+    report = verify(VerifyJob(table, "perfect"), workers=2)
+    assert report["by_result"] == {"mate": mates}
     assert (report["max_moves"], round(report["mean_moves"], 4),
-            round(report["mean_ratio"], 4)) == (15, 6.8404, 1.2116)
-
-
-def test_krk_plus_is_proved_against_every_defence():
-    report = verify(VerifyJob(KRK_PLUS, "all"), workers=2)
-    assert (report["proved"], report["by_result"]) == (True, {"success": 21_959})
-    assert report["max_moves"] == 29
-    assert round(report["mean_moves"], 2) == 13.97
-    assert report["states"] == 36_176
-    longest = report["longest"]
-    assert (longest["fen"], longest["moves"]) == ("8/8/8/8/3R4/2k5/8/K7 w - - 0 1", 29)
-    assert " ".join(longest["line"]).startswith("Rd1 Kb4 Rd2 Kc3 Ra2 Kd3 Rb2 Ke4 Rb3 Kf4 Rb5")
-    assert longest["line"][-1] == "Re1#"
-
-
-def test_krk_plus_against_the_perfect_defender():
-    report = verify(VerifyJob(KRK_PLUS, "perfect"), workers=2)
-    assert report["by_result"] == {"mate": 21_959}
-    assert (report["max_moves"], round(report["mean_moves"], 4),
-            round(report["mean_ratio"], 4)) == (22, 11.7228, 1.181)
+            round(report["mean_optimal"], 4), round(report["mean_ratio"], 4)) == (
+        most, mean, optimal, ratio)
 
 
 # table, sample size (seed 1), then the figures: worst case, mean of the
