@@ -4,6 +4,7 @@ defenders, and the commands that play, solve and explain."""
 from __future__ import annotations
 
 import re
+import subprocess
 
 import chess
 import pytest
@@ -187,3 +188,17 @@ def test_explain_writes_dot(cli, tmp_path):
     text = dot.read_text()
     assert text.startswith("digraph forcing_tree {")
     assert '[label="Ra2", penwidth=2]' in text
+
+
+def test_krk_domain_loads_in_a_prolog_that_loaded_chess_pl_first():
+    """krk.pl imported its tablebase module before its own predicates were
+    defined, so in a Prolog whose user module had chess.pl's
+    chess_position/3 (a session that ran a chess job first) the import
+    resolved to chess.pl's and loading the KRK domain failed with
+    "No permission to redefine imported_procedure chess:chess_position/3"."""
+    goal = ("use_module(chess/chess), use_module(chess/krk, []), "
+            "krk:chess_position(w, [piece(w, k, 4), piece(w, r, 0), piece(b, k, 36)], P), "
+            "print(P), nl")
+    done = subprocess.run(["swipl", "-q", "-g", goal, "-t", "halt"], cwd=kb_path("."),
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "krk(w,4,0,36,0)\n", "")

@@ -830,8 +830,7 @@ mate_searched(N, W, R, B) :-
 		 *******************************/
 
 % The perfect defender, the optimal counts and the start positions come
-% from the tablebase (krk_tablebase.pl, which uses this module).
-:- use_module(krk_tablebase, []).
+% from the tablebase (krk_tablebase.pl, loaded at the end of this file).
 
 %! initial(-Pos) is det.
 %
@@ -926,3 +925,8 @@ chess_board(krk(Turn, WK, WR, BK, _), Turn, Pieces) :-
     ->  Pieces = [piece(w, k, WK), piece(b, k, BK)]
     ;   Pieces = [piece(w, k, WK), piece(w, r, WR), piece(b, k, BK)]
     ).
+
+% Loaded last: krk_tablebase.pl imports this module, and an import of a
+% predicate not yet defined here would be resolved through the user
+% module (chess.pl's chess_position/3 when a session has loaded it).
+:- use_module(krk_tablebase, []).
