@@ -29,7 +29,7 @@
             chess_position/3,           % +Turn, +Pieces, -Pos
             chess_board/3               % +Pos, -Turn, -Pieces
           ]).
-:- use_module(chess, [legal_move/3, move_uci/2, status/2, chess_board/4]).
+:- use_module(chess, [legal_move/3, move_uci/2, in_check/1, chess_board/4]).
 :- use_module(tablebase, [position_value/2, value_moves/2, best_move/3, won_position/3]).
 :- reexport(mating, except([mating_constraint/1])).
 :- use_module(mating, [mating_constraint/1]).
@@ -93,9 +93,8 @@ reset_depth(eg(P, _), eg(P, 0)).
 %  `mate` or `stalemate` when the side to move has no move; `piece_lost`
 %  when White has fewer pieces than the knowledge base's material.
 outcome(eg(P, D), Result) :-
-    status(P, Status),
-    (   memberchk(Status, [mate, stalemate])
-    ->  Result = Status
+    (   \+ legal_move(P, _, _)
+    ->  ( in_check(P) -> Result = mate ; Result = stalemate )
     ;   piece_lost(eg(P, D))
     ->  Result = piece_lost
     ).
@@ -129,15 +128,13 @@ checkmove(Pos, Move, Pos1) :-
     check(Pos1).
 
 %! mate(+Pos) is semidet.
-mate(eg(P, _)) :- status(P, mate).
+mate(eg(P, _)) :- chess:mate(P).
 
 %! stalemate(+Pos) is semidet.
-stalemate(eg(P, _)) :- status(P, stalemate).
+stalemate(eg(P, _)) :- chess:stalemate(P).
 
 %! check(+Pos) is semidet.  The side to move is in check (or mated).
-check(eg(P, _)) :-
-    status(P, S),
-    memberchk(S, [check, mate]).
+check(eg(P, _)) :- in_check(P).
 
 %! piece_lost(+Pos) is semidet.
 %
