@@ -83,9 +83,12 @@ def verify_text(r: dict) -> str:
     out.append("  results: " + (", ".join(f"{k.replace('_', ' ')} {v:,}"
                                           for k, v in r["by_result"].items()) or "none"))
     if r["defender"] == "all":
+        states = f"{r['states']:,} states"
+        if r["states_repeated"]:
+            states += f" ({r['states_repeated']:,} valued again by another worker)"
         worst = (f"worst case {r['max_moves']} moves (mean of the worst cases "
-                 f"{r['mean_moves']:.2f}), {r['states']:,} states"
-                 if r["mean_moves"] is not None else f"{r['states']:,} states")
+                 f"{r['mean_moves']:.2f}), {states}"
+                 if r["mean_moves"] is not None else states)
         if r["proved"]:
             out.append(f"  proved: the table succeeds from every position; {worst}")
         elif r["failures"] == 0:

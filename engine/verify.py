@@ -240,6 +240,8 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
                                 if successes else None)
         # every state the proof valued, once, whichever worker valued it
         report["states"] = len(set().union(*(p["valued"] for p in parts)))
+        # the work the workers repeated: states valued again by another worker
+        report["states_repeated"] = sum(len(p["valued"]) for p in parts) - report["states"]
         report["shortest_refutation"] = report["counterexamples"][0] if failures else None
         # the start with the most moves, the first of them in the set's order
         longest = min((p["longest"] for p in parts if p.get("longest")),

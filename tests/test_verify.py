@@ -60,10 +60,15 @@ def test_workers_do_not_change_the_answer():
         assert one[key] == two[key]
 
 
-def test_workers_do_not_change_the_longest_line():
+def test_workers_do_not_change_the_longest_line_nor_the_states():
     job = VerifyJob(KRK, "all", sample=300, seed=2)
     one, two = verify(job, workers=1), verify(job, workers=2)
     assert one["longest"] == two["longest"]
+    # each worker remembers only its own states: the work repeated is
+    # reported apart from the states the proof values
+    assert one["states"] == two["states"]
+    assert one["states_repeated"] == 0
+    assert 0 <= two["states_repeated"] < two["states"]
     assert (one["longest"]["fen"], one["longest"]["moves"]) == ("8/8/8/8/6R1/8/2k5/K7 w - - 0 1",
                                                                 33)
     assert one["longest"]["line"][:4] == ["Rg2+", "Kd3", "Ra2", "Ke4"]
