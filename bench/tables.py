@@ -5,8 +5,9 @@ runs the proof against every defence from every start position of its
 domain's first set, then the sweep against the perfect defender, and
 prints one row of the README's table: results, worst case and mean of
 the worst cases against every defence, mean moves and mean ratio to
-optimal against the perfect defender, states valued, seconds of each
-run, and the peak memory of a worker process.
+optimal against the perfect defender, states valued (and how many of
+them a second worker valued again), seconds of each run, and the peak
+memory of a worker process.
 
 Run: .venv/bin/python bench/tables.py [--workers 2] [TABLE ...]
 """
@@ -30,7 +31,8 @@ def row(table: str, workers: int) -> str:
     return (f"| `{table}` | {'proved' if every['proved'] else 'refuted'}: {results} "
             f"| {every['max_moves']} | {every['mean_moves']:.2f} "
             f"| {perfect['mean_moves']:.2f} | {perfect['mean_ratio']:.2f} "
-            f"| {every['states']:,} | {every['seconds']:.1f} + {perfect['seconds']:.1f} "
+            f"| {every['states']:,} | {every['states_repeated']:,} "
+            f"| {every['seconds']:.1f} + {perfect['seconds']:.1f} "
             f"| {peak_mb:,.0f} MB |")  # the largest worker of this run so far
 
 
@@ -40,8 +42,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     print("| table | every defence | worst case | mean worst | mean against perfect "
-          "| mean ratio | states | seconds (every + perfect) | peak memory |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| mean ratio | states | valued again by another worker "
+          "| seconds (every + perfect) | peak memory |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for table in args.tables:
         print(row(table, args.workers), flush=True)
 
