@@ -249,8 +249,7 @@ their_king_cornered(eg(P, _)) :-
 %  position the search meets: a proof asks again and again).
 
 mates_in(N, eg(P, _)) :-
-    remembered(mates_in(N), P, Found),
-    Found == true.
+    remembered_mate(P, N).
 
 %! mating_constraint(?Name) is nondet.
 %
@@ -379,6 +378,8 @@ measured(lines, P, Measure) :- box_lines(P, Measure).
 measured(mates_in(N), P, Found) :-
     (   mate_in(P, N, remembered_mate) -> Found = true ; Found = false ).
 
+% remembered_mate(+P, +N): White mates in N at P, the answer remembered
+% (the search's own Deeper, so that it remembers at every level).
 remembered_mate(P, N) :-
     remembered(mates_in(N), P, Found),
     Found == true.
