@@ -356,13 +356,20 @@ size(Kind, eg(P, _), N) :-
 % remembered(+Kind, +P, -Value): concepts' room_mask/2, box_mask/2 or
 % box_lines/2 (Kind `room`, `box` or `lines`) of P, or whether White
 % mates in N (Kind `mates_in(N)`, Value `true` or `false`), remembered
-% for up to 100,000 positions (then forgotten all at once): a
+% for up to cache_limit/1 answers (then forgotten all at once): a
 % forcing-tree search asks again and again for the measures of its root
-% and of the positions it compares with it.
+% and of the positions it compares with it, and the mate searches of a
+% proof meet the same positions from many starts.
 
 :- dynamic cached/4.                % Hash, Kind, Position, Value
 :- dynamic cached_count/1.
 cached_count(0).
+
+% cache_limit(-Answers): how many answers remembered/3 keeps.  Mate
+% searches are what a small cache hurts: a seeded 150-start sample of
+% kqk.adv's proof (its net searches mate in five) took 240 s with
+% 100,000 answers and 41 s with 3,000,000, whose peak was under 400 MB.
+cache_limit(3000000).
 
 remembered(Kind, P, Value) :-
     term_hash(Kind-P, Hash),
@@ -386,7 +393,8 @@ remembered_mate(P, N) :-
 
 remember(Hash, Kind, P, Value) :-
     retract(cached_count(N)),
-    (   N >= 100000
+    cache_limit(Limit),
+    (   N >= Limit
     ->  retractall(cached(_, _, _, _)),
         N1 = 1
     ;   N1 is N + 1
