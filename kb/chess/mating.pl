@@ -368,8 +368,11 @@ cached_count(0).
 % cache_limit(-Answers): how many answers remembered/3 keeps.  Mate
 % searches are what a small cache hurts: a seeded 150-start sample of
 % kqk.adv's proof (its net searches mate in five) took 240 s with
-% 100,000 answers and 41 s with 3,000,000, whose peak was under 400 MB.
-cache_limit(3000000).
+% 100,000 answers and 41 s with 3,000,000; the full proof takes 74 s
+% with 1,000,000 and 69 s with 3,000,000, with which KRRK's proof peaked
+% at 3.0 GB a worker, against 2.1 GB with 1,000,000 and 1.6 GB with
+% 100,000 (bench/tables.py).
+cache_limit(1000000).
 
 remembered(Kind, P, Value) :-
     term_hash(Kind-P, Hash),
