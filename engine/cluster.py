@@ -41,7 +41,7 @@ from engine.prolog import (
     BadInput, Limits, configure_limits, current_limits, trust_user_files,
     use_in_process_session, user_files_trusted,
 )
-from engine.workers import WorkerDied, WorkerPool
+from engine.workers import Lanes, WorkerDied, WorkerPool
 
 #: the start positions verify sends in one Ray task (a batch), chosen by
 #: measurement on the every-defence proof of bench/cluster.py (50, 250 and 1,000
@@ -218,20 +218,22 @@ class RayPool:
         return False
 
     def run(self, pieces: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
-        """Send every piece to a free actor; yield each piece with its result."""
+        """Send every piece to an actor, each actor a run of them (see
+        :class:`~engine.workers.Lanes`); yield each piece with its result."""
         if self.isolated:
             yield from self._run_isolated(pieces)
             return
         ray = self._ray
-        todo = list(pieces)
-        todo.reverse()
-        self.figures.batches += len(todo)
+        todo = Lanes(list(pieces), len(self._actors))
+        self.figures.batches += len(pieces)
         idle = list(self._actors)
         running: dict = {}  # the future of a piece -> (its actor, the piece)
         while todo or running:
             while todo and idle:
-                actor, piece = idle.pop(), todo.pop()
-                running[actor.run.remote(piece)] = (actor, piece)
+                actor = idle.pop()
+                found, piece = todo.take(actor)
+                if found:
+                    running[actor.run.remote(piece)] = (actor, piece)
             finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
             for future in finished:
                 actor, piece = running.pop(future)
@@ -240,10 +242,11 @@ class RayPool:
                 except ray.exceptions.RayActorError:
                     # its actor died: a new one takes its place, and the piece again
                     self._actors.remove(actor)
-                    actor = self._new_actor()
-                    self._actors.append(actor)
-                    self._started_actor(actor)
-                    todo.append(piece)
+                    successor = self._new_actor()
+                    self._actors.append(successor)
+                    self._started_actor(successor)
+                    todo.hand_over(actor, successor, piece)
+                    actor = successor
                     self.figures.batches_retried += 1
                 except ray.exceptions.RayTaskError as error:
                     raise error.cause from None  # what the work raised, as it raised it

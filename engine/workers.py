@@ -2,9 +2,11 @@
 
 A :class:`WorkerPool` starts ``n`` processes; each sets itself up once
 (``setup(*args)``, e.g. loading a table) and then runs ``work(state,
-piece)`` for every piece the pool sends it, one at a time. The pool
-hands out the next piece as soon as a worker is free and yields the
-results as they come.
+piece)`` for every piece the pool sends it, one at a time, and the
+pool yields the results as they come. Neighbouring pieces often share
+work (the start positions of a proof reach the same states), so each
+worker works through a contiguous run of the pieces (:class:`Lanes`): a
+worker whose run is done takes the back half of the longest run left.
 
 Nothing is shared between the processes but one pipe each, so ending
 them never waits on a lock: leaving the pool (normally, by an error or
@@ -28,6 +30,7 @@ import multiprocessing
 import multiprocessing.connection
 import signal
 import time
+from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from engine.prolog import (
@@ -82,6 +85,46 @@ def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Calla
             return
 
 
+class Lanes:
+    """The pieces of a job cut into ``n`` contiguous runs, one a worker.
+
+    :meth:`take` gives a worker the next piece of its run, in order; a
+    worker with no run (a new one, or one whose run is done) claims a
+    run no worker has, or else takes the back half of the longest run
+    left. True while any piece is left.
+    """
+
+    def __init__(self, pieces: list, n: int):
+        size = -(-len(pieces) // n) if pieces else 0
+        self._unclaimed = [deque(pieces[i:i + size]) for i in range(0, len(pieces), size or 1)]
+        self._runs: dict[Any, deque] = {}  # worker -> what is left of its run
+
+    def __bool__(self) -> bool:
+        return any(self._unclaimed) or any(self._runs.values())
+
+    def take(self, worker: Hashable) -> tuple[bool, Any]:
+        """``(True, piece)``: the next piece for ``worker``; ``(False,
+        None)`` when no piece is left for it."""
+        run = self._runs.get(worker)
+        if not run:
+            run = self._unclaimed.pop(0) if self._unclaimed else self._back_half()
+            self._runs[worker] = run
+        return (True, run.popleft()) if run else (False, None)
+
+    def hand_over(self, worker: Hashable, successor: Hashable, piece: Any) -> None:
+        """``worker`` ended holding ``piece``: ``successor`` takes the
+        piece again, then the rest of the run."""
+        run = self._runs.pop(worker, deque())
+        run.appendleft(piece)
+        self._runs[successor] = run
+
+    def _back_half(self) -> deque:
+        longest = max(self._runs.values(), key=len, default=deque())
+        half = deque(longest.pop() for _ in range((len(longest) + 1) // 2))
+        half.reverse()
+        return half
+
+
 class WorkerPool:
     """``n`` worker processes running ``work`` on pieces (see the module).
 
@@ -126,12 +169,12 @@ class WorkerPool:
         return False
 
     def run(self, pieces: Iterable[Hashable]) -> Iterator[tuple[Any, Any]]:
-        """Send every piece to a free worker; yield each piece with its result."""
+        """Send every piece to a worker, each worker a run of them (see
+        :class:`Lanes`); yield each piece with its result."""
         if self.isolated:
             yield from self._run_isolated(pieces)
             return
-        todo = list(pieces)
-        todo.reverse()
+        todo = Lanes(list(pieces), self.n)
         held: dict[Any, Any] = {}  # conn -> the piece its worker is running
         ready: list = []
         by_sentinel = {proc.sentinel: (proc, conn) for proc, conn in self._workers}
@@ -139,9 +182,10 @@ class WorkerPool:
         self._ready: set = set()
         while todo or held:
             for conn in ready:
-                if todo:
-                    held[conn] = todo.pop()
-                    conn.send(held[conn])
+                found, piece = todo.take(conn)
+                if found:
+                    held[conn] = piece
+                    conn.send(piece)
             ready = []
             events = multiprocessing.connection.wait(
                 list(by_conn) + list(by_sentinel), timeout=POLL)
