@@ -32,6 +32,13 @@ def test_every_piece_is_handed_out_once_whoever_asks():
     assert sorted(got) == pieces
 
 
+def test_a_worker_that_ended_hands_its_piece_and_run_to_its_successor():
+    lanes = Lanes(list(range(6)), 2)
+    assert [taken(lanes, "a"), taken(lanes, "b")] == [0, 3]
+    lanes.hand_over("b", "c", 3)  # b died while it held piece 3
+    assert [taken(lanes, "c"), taken(lanes, "c"), taken(lanes, "a")] == [3, 4, 1]
+
+
 def test_more_workers_than_pieces():
     lanes = Lanes(["only"], 2)
     assert [taken(lanes, "a"), taken(lanes, "b")] == ["only", "nothing"]
