@@ -371,7 +371,9 @@ cached_count(0).
 % 100,000 answers and 41 s with 3,000,000; the full proof takes 74 s
 % with 1,000,000 and 69 s with 3,000,000, with which KRRK's proof peaked
 % at 3.0 GB a worker, against 2.1 GB with 1,000,000 and 1.6 GB with
-% 100,000 (bench/tables.py).
+% 100,000 (bench/tables.py, measured while the slices of start
+% positions went to whichever worker was free; with each worker on a
+% run of its own, 64 s and 1.8 GB with 1,000,000).
 cache_limit(1000000).
 
 remembered(Kind, P, Value) :-
