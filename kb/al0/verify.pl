@@ -28,7 +28,7 @@ the engine merges across slices and worker processes.
 :- use_module(domain, [ declares/3, success_outcomes/2, optimal_counter/2,
                         position_json/3 ]).
 
-:- dynamic memo/3.
+:- dynamic memo/2.                 % the SHA-1 of a state's key, its value
 :- dynamic valued/1.                % the SHA-1 of each state valued in this slice
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
@@ -216,9 +216,8 @@ longer(Moves-Next, Best0-Next0, Best-Next1) :-
 known_moves(Ctx, State, Moves) :-
     (   game_over(Ctx, State, _)
     ->  Moves = 0
-    ;   state_key(Ctx, State, Key),
-        term_hash(Key, Hash),
-        memo(Hash, Key, ok(Moves0))
+    ;   state_sha(Ctx, State, Sha),
+        memo(Sha, ok(Moves0))
     ->  Moves = Moves0
     ;   Moves = -1
     ).
@@ -228,7 +227,7 @@ known_moves(Ctx, State, Moves) :-
 %   Forgets the states verify_all/5 has valued.
 
 forget_states :-
-    retractall(memo(_, _, _)),
+    retractall(memo(_, _)),
     retractall(valued(_)).
 
 verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, R0, L0),
@@ -259,20 +258,27 @@ worst(Ctx, State, Ok, _, _, Value) :-
     (   memberchk(Result, Ok) -> Value = ok(0) ; Value = fail(Result, []) ).
 worst(_, _, _, 0, _, fail(move_limit, [])) :- !.
 worst(Ctx, State, Ok, Left, Path, Value) :-
-    state_key(Ctx, State, Key),
-    term_hash(Key, Hash),
-    (   memberchk(Key, Path)
+    state_sha(Ctx, State, Sha),
+    (   memberchk(Sha, Path)
     ->  Value = fail(loop, [])
-    ;   memo(Hash, Key, Known)
+    ;   memo(Sha, Known)
     ->  Value = Known
-    ;   us_value(Ctx, State, Ok, Left, [Key|Path], Value),
+    ;   us_value(Ctx, State, Ok, Left, [Sha|Path], Value),
         % A loop found through an ancestor is a fact about this state
         % too: the defence that reaches the ancestor again from here
         % repeats forever.
-        assertz(memo(Hash, Key, Value)),
-        variant_sha1(Key, Sha),
+        assertz(memo(Sha, Value)),
         assertz(valued(Sha))
     ).
+
+% state_sha(+Ctx, +State, -Sha): the SHA-1 (an atom of 40 hex digits)
+% of State's key (al0:state_key/3), which the memo, the path and the
+% count of states valued hold in its place: the key holds the forcing
+% tree still to follow, often hundreds of bytes, and a proof values
+% hundreds of thousands of states.
+state_sha(Ctx, State, Sha) :-
+    state_key(Ctx, State, Key),
+    variant_sha1(Key, Sha).
 
 % us_value(+Ctx, +State, +Ok, +Left, +Path, -Value): our move from State,
 % then the worst of the opponent's replies.

@@ -33,6 +33,9 @@
 :- use_module(chess, [legal_move/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/3]).
+% Arithmetic compiled in this file (the flag ends with it): the cache's
+% key (position_code/2) is computed at every measure a table asks for.
+:- set_prolog_flag(optimise, true).
 
 /** <module> The words of mating tables, for any material
 
@@ -361,7 +364,7 @@ size(Kind, eg(P, _), N) :-
 % and of the positions it compares with it, and the mate searches of a
 % proof meet the same positions from many starts.
 
-:- dynamic cached/4.                % Hash, Kind, Position, Value
+:- dynamic cached/3.                % Code of the position, Kind, Value
 :- dynamic cached_count/1.
 cached_count(0).
 
@@ -373,16 +376,48 @@ cached_count(0).
 % at 3.0 GB a worker, against 2.1 GB with 1,000,000 and 1.6 GB with
 % 100,000 (bench/tables.py, measured while the slices of start
 % positions went to whichever worker was free; with each worker on a
-% run of its own, 64 s and 1.8 GB with 1,000,000).
+% run of its own, 64 s and 1.8 GB with 1,000,000, and 66 s and 1.3 GB
+% since the cache keeps a position's code in place of the position).
 cache_limit(1000000).
 
 remembered(Kind, P, Value) :-
-    term_hash(Kind-P, Hash),
-    (   cached(Hash, Kind, P, Value0)
+    position_code(P, Code),
+    (   cached(Code, Kind, Value0)
     ->  Value = Value0
     ;   measured(Kind, P, Value),
-        remember(Hash, Kind, P, Value)
+        remember(Code, Kind, Value)
     ).
+
+% position_code(+P, -Code): an integer that no other position has, which
+% the cache keeps in place of P: ten bits a piece (its colour and kind,
+% never 0, then its square) in the order of the sorted list of pieces,
+% then the side to move and the en-passant square; 48 bits for four
+% pieces, so a remembered answer takes some 220 bytes instead of 610
+% with the position term (KRRK's proof).
+position_code(pos(Side, Pieces, EP), Code) :-
+    pieces_code(Pieces, 0, Code0),
+    (   Side == w -> S = 0 ; S = 1 ),
+    (   EP == none -> E = 0 ; E is EP + 1 ),
+    Code is (Code0 << 8) \/ (S << 7) \/ E.
+
+pieces_code([], Code, Code).
+pieces_code([p(Colour, Kind, Sq)|Pieces], Code0, Code) :-
+    piece_index(Kind, Colour, Index), !,
+    Code1 is (Code0 << 10) \/ (Index << 6) \/ Sq,
+    pieces_code(Pieces, Code1, Code).
+
+piece_index(k, w, 1).
+piece_index(q, w, 2).
+piece_index(r, w, 3).
+piece_index(b, w, 4).
+piece_index(n, w, 5).
+piece_index(p, w, 6).
+piece_index(k, b, 7).
+piece_index(q, b, 8).
+piece_index(r, b, 9).
+piece_index(b, b, 10).
+piece_index(n, b, 11).
+piece_index(p, b, 12).
 
 measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
@@ -396,13 +431,13 @@ remembered_mate(P, N) :-
     remembered(mates_in(N), P, Found),
     Found == true.
 
-remember(Hash, Kind, P, Value) :-
+remember(Code, Kind, Value) :-
     retract(cached_count(N)),
     cache_limit(Limit),
     (   N >= Limit
-    ->  retractall(cached(_, _, _, _)),
+    ->  retractall(cached(_, _, _)),
         N1 = 1
     ;   N1 is N + 1
     ),
     assertz(cached_count(N1)),
-    assertz(cached(Hash, Kind, P, Value)).
+    assertz(cached(Code, Kind, Value)).

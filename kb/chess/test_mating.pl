@@ -158,6 +158,26 @@ test(narrowest) :-
 box_lines_of(eg(P, _), Measure) :-
     box_lines(P, Measure).
 
+% The cache of measures keeps a position's code in its place: two
+% positions must never share one.
+test(no_two_positions_share_a_cache_code) :-
+    findall(Code,
+            ( between(0, 63, B), between(0, 63, R), member(Side, [w, b]),
+              msort([p(w, k, 0), p(w, r, R), p(b, k, B)], Pieces),
+              chess_mating:position_code(pos(Side, Pieces, none), Code) ),
+            Codes),
+    sort(Codes, Distinct),
+    length(Codes, N),
+    assertion(N == 8192),
+    assertion(length(Distinct, N)).
+
+test(a_piece_more_or_an_en_passant_square_changes_the_cache_code) :-
+    chess_mating:position_code(pos(w, [p(w, k, 0)], none), One),
+    chess_mating:position_code(pos(w, [p(w, k, 0), p(w, k, 0)], none), Two),
+    chess_mating:position_code(pos(w, [p(w, k, 0)], 40), EP),
+    assertion(One =\= Two),
+    assertion(One =\= EP).
+
 :- end_tests(mating).
 
 box_size(Pos, B) :-
