@@ -5,6 +5,7 @@
             side_to_move/2,             % +Pos, -Side
             material/2,                 % +Pos, -Signature
             piece_at/3,                 % +Pos, +Square, -Piece
+            kind_rank/2,                % ?Kind, ?Rank
             % boards (the terms Python builds from a chess.Board)
             chess_position/3,           % +Turn, +Pieces, -Pos
             chess_position/4,           % +Turn, +Pieces, +EP, -Pos
@@ -200,7 +201,11 @@ promotion(n).
 kind_letter(k, k). kind_letter(q, q). kind_letter(r, r).
 kind_letter(b, b). kind_letter(n, n). kind_letter(p, p).
 
-% the material order of piece letters in a signature
+%! kind_rank(?Kind, ?Rank) is nondet.
+%
+%  Rank (0 to 5) is the place of a piece's Kind (`k q r b n p`) in the
+%  material order, that of the letters of a signature.
+
 kind_rank(k, 0). kind_rank(q, 1). kind_rank(r, 2).
 kind_rank(b, 3). kind_rank(n, 4). kind_rank(p, 5).
 

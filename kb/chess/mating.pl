@@ -30,7 +30,7 @@
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(chess, [legal_move/3]).
+:- use_module(chess, [legal_move/3, kind_rank/2]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/3]).
 % Arithmetic compiled in this file (the flag ends with it): the cache's
@@ -402,22 +402,10 @@ position_code(pos(Side, Pieces, EP), Code) :-
 
 pieces_code([], Code, Code).
 pieces_code([p(Colour, Kind, Sq)|Pieces], Code0, Code) :-
-    piece_index(Kind, Colour, Index), !,
+    kind_rank(Kind, Rank),
+    (   Colour == w -> Index is Rank + 1 ; Index is Rank + 7 ),
     Code1 is (Code0 << 10) \/ (Index << 6) \/ Sq,
     pieces_code(Pieces, Code1, Code).
-
-piece_index(k, w, 1).
-piece_index(q, w, 2).
-piece_index(r, w, 3).
-piece_index(b, w, 4).
-piece_index(n, w, 5).
-piece_index(p, w, 6).
-piece_index(k, b, 7).
-piece_index(q, b, 8).
-piece_index(r, b, 9).
-piece_index(b, b, 10).
-piece_index(n, b, 11).
-piece_index(p, b, 12).
 
 measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
