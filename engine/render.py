@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.advice_play import Explanation, GameRecord
 
 
@@ -101,10 +103,16 @@ def verify_text(r: dict) -> str:
                        f"{worst}")
             out.append(f"  shortest refutation ({ref['result'].replace('_', ' ')}): "
                        f"{ref.get('fen', ref['position'])}: {' '.join(ref['line'])}")
+        if r["histogram"]:
+            out.append("  worst cases (moves: starts): "
+                       + ", ".join(f"{k}: {v:,}" for k, v in r["histogram"].items()))
         if r.get("longest"):
             long = r["longest"]
             out.append(f"  longest, {long['moves']} moves against the worst defence: "
                        f"{long.get('fen', long['position'])}: {' '.join(long['line'])}")
+            chosen = Counter(long["advice"])
+            out.append("  its moves chosen by (rule/advice: moves): "
+                       + ", ".join(f"{why}: {n}" for why, n in chosen.items()))
         return "\n".join(out)
     if r["mean_moves"] is not None:
         line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"

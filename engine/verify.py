@@ -211,7 +211,9 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
     ``proved`` that the table succeeds against every defence from every
     position of the population: a sample or an interrupted run is never
     a proof. ``domain`` is None when the run was interrupted before its
-    start positions were chosen.
+    start positions were chosen. ``histogram`` counts the successes by
+    their moves: each start's worst case against every defence, or each
+    game's length against one defender.
     """
     by_result: dict[str, int] = {}
     for part in parts:
@@ -229,6 +231,11 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
     }
     report["proved"] = (job.defender == "all" and report["complete"] and not report["sample"]
                         and report["failures"] == 0)
+    histogram: dict[int, int] = {}
+    for part in parts:
+        for moves, n in part["histogram"].items():
+            histogram[int(moves)] = histogram.get(int(moves), 0) + n
+    report["histogram"] = dict(sorted(histogram.items()))
     failures_key = "refutations" if job.defender == "all" else "counterexamples"
     failures = sorted((f for p in parts for f in p[failures_key]),
                       key=lambda f: (len(f["line"]), f["position"]["term"]))
@@ -249,10 +256,6 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         report["longest"] = (domain.line_for_people(
             {k: v for k, v in longest.items() if k != "start"}) if longest and domain else None)
         return report
-    histogram: dict[int, int] = {}
-    for part in parts:
-        for moves, n in part["histogram"].items():
-            histogram[int(moves)] = histogram.get(int(moves), 0) + n
     sum_moves = sum(p["sum_moves"] for p in parts)
     sum_optimal = sum(p["sum_optimal"] for p in parts)
     sum_ratio = sum(p["sum_ratio"] for p in parts)
@@ -262,7 +265,6 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         "mean_moves": sum_moves / successes if successes else None,
         "mean_optimal": sum_optimal / successes if successes and optimal_known else None,
         "mean_ratio": sum_ratio / successes if successes and optimal_known else None,
-        "histogram": dict(sorted(histogram.items())),
         "positions_per_second": positions / seconds if seconds else None,
     })
     return report

@@ -98,8 +98,10 @@ def test_a_refuted_run_still_shows_its_figures(cli, tmp_path):
         "  refuted: 8 positions fail; where it succeeds, worst case 8 moves (mean of the "
         "worst cases 4.18), 30 states",
         "  shortest refutation (lost): 1: take 1",
+        "  worst cases (moves: starts): 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3, 7: 3, 8: 1",
         "  longest, 8 moves against the worst defence: 30: take 1 take 1 take 3 take 1 "
         "take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1 take 3 take 1",
+        "  its moves chosen by (rule/advice: moves): winning/leave_losing: 8",
     ]
 
 

@@ -23,12 +23,20 @@ def test_tictactoe_table_is_proved_never_to_lose(cli):
     report = run.json()
     assert report["by_result"] == {"success": 10}
     assert (report["failures"], report["max_moves"]) == (0, 5)
-    assert report["longest"] == {"position": ".........", "moves": 5,
-                                 "line": ["5", "1", "2", "8", "4", "6", "3", "7", "9"]}
+    assert report["histogram"] == {"4": 9, "5": 1}
+    # the worst line, and the rule and advice that chose each of our moves
+    assert report["longest"] == {
+        "position": ".........", "moves": 5,
+        "line": ["5", "1", "2", "8", "4", "6", "3", "7", "9"],
+        "advice": ["develop/centre", "develop/block_fork", "develop/block_fork",
+                   "develop/block_fork", "defend/block_safely"]}
     text = cli("verify", TTT, "--defender", "all").out
     assert "proved: the table succeeds from every position; worst case 5 moves" in text
+    assert "  worst cases (moves: starts): 4: 9, 5: 1" in text
     assert ("longest, 5 moves against the worst defence: .........: 5 1 2 8 4 6 3 7 9"
             in text)
+    assert ("  its moves chosen by (rule/advice: moves): develop/centre: 1, "
+            "develop/block_fork: 3, defend/block_safely: 1") in text
 
 
 def test_tictactoe_seats_separately(cli):

@@ -152,13 +152,15 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   forget_states/0. Json holds
 %   positions, by_result (the worst outcome from each start), max_moves
 %   (the most of our moves any defence can force before success), sum_worst
-%   (the sum of the worst cases of the successful starts), valued (the
+%   (the sum of the worst cases of the successful starts), histogram
+%   (worst case -> how many successful starts have it), valued (the
 %   SHA-1 of each state valued in this call, that is, not remembered from
 %   an earlier one: the union over calls, whichever process made them,
 %   is every state the proof valued), longest (the first start of the
 %   slice with the most moves: its index among all the starts, the
-%   position, that number, and the line of the worst defence from it,
-%   the first of the longest replies at each turn; null when no start
+%   position, that number, the line of the worst defence from it, the
+%   first of the longest replies at each turn, and for each of our moves
+%   in it the rule and the advice that chose it; null when no start
 %   succeeds) and refutations: for each failing start its outcome and a
 %   shortest line to it.
 
@@ -168,36 +170,40 @@ verify_all(Ctx, From, To, MaxUs, Json) :-
     success_outcomes(D, Ok),
     slice(From, To, Positions),
     foldl(verify_all_one(Ctx, Ok, MaxUs, From), Positions,
-          all(0, [], 0, 0, 0, [], none),
-          all(N, By, Successes, Max, Sum, Refs, Longest)),
+          all(0, [], 0, 0, 0, [], [], none),
+          all(N, By, Successes, Max, Sum, Hist, Refs, Longest)),
     findall(Sha, retract(valued(Sha)), Valued),
     pairs_json(By, ByJson),
+    pairs_json(Hist, HistJson),
     reverse(Refs, RefsInOrder),
     longest_json(Ctx, Longest, Max, LongestJson),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
-                      max_moves=Max, sum_worst=Sum, valued=Valued,
+                      max_moves=Max, sum_worst=Sum, histogram=HistJson, valued=Valued,
                       longest=LongestJson, refutations=RefsInOrder]), Json).
 
 % longest_json(+Ctx, +Start, +Moves, -Json): Start (Index-Pos, or
-% `none`), Moves and the line of the worst defence from it, read from
-% the memo.
+% `none`), Moves, the line of the worst defence from it, read from the
+% memo, and the rule/advice that chose each of our moves in it.
 longest_json(_, none, _, @(null)) :- !.
 longest_json(Ctx, Index-Pos, Moves,
-             json([start=Index, position=Shown, moves=Moves, line=Texts])) :-
+             json([start=Index, position=Shown, moves=Moves, line=Texts,
+                   advice=Chosen])) :-
     Ctx = ctx(_, _, D),
     new_game(Pos, State),
-    worst_line(Ctx, State, Line),
+    worst_line(Ctx, State, Line, Chosen),
     line_texts(D, Pos, Line, Texts),
     position_json(D, Pos, Shown).
 
-% worst_line(+Ctx, +State, -Moves): our moves and, after each, the reply
-% whose state the memo values longest (the first of equals), to the end.
-worst_line(Ctx, State, [Move|Rest]) :-
+% worst_line(+Ctx, +State, -Moves, -Chosen): our moves and, after each,
+% the reply whose state the memo values longest (the first of equals),
+% to the end; Chosen is "Rule/Advice" for each of our moves.
+worst_line(Ctx, State, [Move|Rest], [Why|Chosen]) :-
     \+ game_over(Ctx, State, _),
-    once(us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)),
+    once(us_turn(Ctx, State, step(Move, Pos1, Rule, Advice, _), State1)),
     !,
+    format(string(Why), "~w/~w", [Rule, Advice]),
     (   game_over(Ctx, State1, _)
-    ->  Rest = []
+    ->  Rest = [], Chosen = []
     ;   Ctx = ctx(_, _, D),
         findall(Moves-(Reply-State2),
                 ( D:legalmove(Pos1, Reply, Pos2),
@@ -206,9 +212,9 @@ worst_line(Ctx, State, [Move|Rest]) :-
                 Valued),
         foldl(longer, Valued, -2-none, _-(Reply-State2)),
         Rest = [Reply|Rest1],
-        worst_line(Ctx, State2, Rest1)
+        worst_line(Ctx, State2, Rest1, Chosen)
     ).
-worst_line(_, _, []).
+worst_line(_, _, [], []).
 
 longer(Moves-Next, Best0-Next0, Best-Next1) :-
     (   Moves > Best0 -> Best-Next1 = Moves-Next ; Best-Next1 = Best0-Next0 ).
@@ -230,8 +236,8 @@ forget_states :-
     retractall(memo(_, _)),
     retractall(valued(_)).
 
-verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, R0, L0),
-               all(N, By, S, Max, Sum, R, L)) :-
+verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, H0, R0, L0),
+               all(N, By, S, Max, Sum, H, R, L)) :-
     new_game(Pos, State),
     worst(Ctx, State, Ok, MaxUs, [], Value),
     N is N0 + 1,
@@ -241,9 +247,9 @@ verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, R0, L0),
         ->  Max = Moves, Index is From + N0, L = Index-Pos
         ;   Max = Max0, L = L0
         ),
-        Sum is Sum0 + Moves, R = R0
+        Sum is Sum0 + Moves, bump(Moves, H0, H), R = R0
     ;   Value = fail(Result, Line),
-        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0, L = L0,
+        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0, H = H0, L = L0,
         Ctx = ctx(_, _, D),
         line_texts(D, Pos, Line, Texts),
         position_json(D, Pos, Shown),
