@@ -26,21 +26,20 @@ KRRK = str(kb_path("chess/krrk.adv"))
 # table, then its proof's figures: successes, worst case, mean of the
 # worst cases, states valued; the longest start: FEN, the first moves of
 # the worst defence's line and its last move; how many starts have each
-# worst case (1, 2, ... moves), and how many exceed the aim
-@pytest.mark.parametrize("table, figures, longest, histogram, above_aim", [
+# worst case (1, 2, ... moves: KQK none above its aim of 14, krk_plus 94
+# above its aim of 24)
+@pytest.mark.parametrize("table, figures, longest, histogram", [
     (KQK, (18_081, 14, 6.20, 27_837),
      ("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "Qd3 Ke6 Qb5 Kf6 Kb2 Ke6 Kb3 Kd6 Kb4 Ke6 Kc4",
       "Qh5#"),
-     [306, 629, 1_135, 2_499, 3_273, 2_698, 2_882, 1_484, 1_153, 879, 608, 368, 138, 29],
-     (14, 0)),
+     [306, 629, 1_135, 2_499, 3_273, 2_698, 2_882, 1_484, 1_153, 879, 608, 368, 138, 29]),
     (KRK_PLUS, (21_959, 28, 12.54, 39_742),
      ("8/8/8/8/3R4/2k5/8/K7 w - - 0 1", "Rd1 Kb4 Rd2 Kc3 Ra2 Kd3 Rb2 Ke4 Rb3 Kf4 Rb5",
       "Re1#"),
      [189, 587, 484, 238, 607, 1_091, 1_418, 2_149, 963, 884, 995, 1_017, 1_191, 1_337,
-      1_404, 1_316, 1_313, 1_329, 1_048, 739, 560, 553, 236, 217, 47, 46, 0, 1],
-     (24, 94)),
+      1_404, 1_316, 1_313, 1_329, 1_048, 739, 560, 553, 236, 217, 47, 46, 0, 1]),
 ], ids=["kqk", "krk_plus"])
-def test_proved_against_every_defence(table, figures, longest, histogram, above_aim):
+def test_proved_against_every_defence(table, figures, longest, histogram):
     successes, worst, mean, states = figures
     report = verify(VerifyJob(table, "all"), workers=2)
     assert (report["proved"], report["by_result"]) == (True, {"success": successes})
@@ -52,8 +51,6 @@ def test_proved_against_every_defence(table, figures, longest, histogram, above_
     assert " ".join(report["longest"]["line"]).startswith(first_moves)
     assert report["longest"]["line"][-1] == last_move
     assert report["histogram"] == {moves: n for moves, n in enumerate(histogram, start=1) if n}
-    aim, above = above_aim
-    assert sum(n for moves, n in report["histogram"].items() if moves > aim) == above
 
 
 # table, then its sweep's figures: mates, most moves, mean moves, mean
