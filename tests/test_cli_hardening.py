@@ -310,7 +310,7 @@ def test_a_shipped_table_by_its_name(cli, tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
     run = cli("check", name)
     assert run.out == (f"{kb_path('chess/krk_plus.adv')}: table krk_plus is correct (2 rules, "
-                       "14 pieces of advice, 0 warnings)\n")
+                       "17 pieces of advice, 0 warnings)\n")
 
 
 def test_a_file_of_that_name_comes_first(cli, tmp_path, monkeypatch):

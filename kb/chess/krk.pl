@@ -777,51 +777,94 @@ okorndle(krk(_, W, R, _, _), krk(_, W0, R0, _, _)) :-
 
 %! mates_in(+Moves, +Pos) is semidet.
 %
-%  White, to move at Pos, mates in at most Moves (1 to 8) moves against
+%  White, to move at Pos, mates in at most Moves (1 to 11) moves against
 %  every defence: a search of the game tree (2 * Moves - 1 plies), not
 %  the tablebase.  Every answer of the search, at every level, is
-%  remembered for the session (in one array of 8 * 64^3 entries, 16 MB),
+%  remembered for the session (in one array of 11 * 64^3 entries, 23 MB),
 %  so that a proof, which asks again and again, searches each position
 %  once.
 
 mates_in(N, krk(w, W, R, B, _)) :-
-    must_be(between(1, 8), N),
+    deepest_mate_search(Deepest),
+    must_be(between(1, Deepest), N),
     R \== none,
     mate_within(N, W, R, B).
+
+% deepest_mate_search(-Moves): the most moves mates_in/2 searches
+% (krk_plus.adv's mating net asks for all of them).
+deepest_mate_search(11).
 
 % mate_within(+N, +W, +R, +B): mates_in/2 of krk(w, W, R, B, _),
 % remembered: argument I of the global term `krk_mates` is 1 (mate in
 % N), 2 (no mate in N) or unbound (not asked yet).
 mate_within(N, W, R, B) :-
     mates_known(Known),
-    I is (((N - 1)*64 + W)*64 + R)*64 + B + 1,
+    mate_index(N, W, R, B, I),
     arg(I, Known, Found0),
     (   var(Found0)
-    ->  (   mate_searched(N, W, R, B) -> Found = 1 ; Found = 2 ),
+    ->  (   known_by_neighbour(N, I, Known, Found)
+        ->  true
+        ;   mate_searched(N, W, R, B)
+        ->  Found = 1
+        ;   Found = 2
+        ),
         nb_setarg(I, Known, Found)
     ;   Found = Found0
     ),
     Found == 1.
 
+mate_index(N, W, R, B, I) :-
+    I is (((N - 1)*64 + W)*64 + R)*64 + B + 1.
+
+% known_no_mate(+N, +W, +R, +B): no mate in N is already remembered.
+known_no_mate(N, W, R, B) :-
+    mates_known(Known),
+    mate_index(N, W, R, B, I),
+    arg(I, Known, Found),
+    Found == 2.
+
+% known_by_neighbour(+N, +I, +Known, -Found): the answer for mate in N
+% follows from one already known for the same position: mate in N - 1
+% is mate in N, and no mate in N + 1 is no mate in N.
+known_by_neighbour(N, I, Known, 1) :-
+    N > 1,
+    Below is I - 64 * 64 * 64,
+    arg(Below, Known, Found),
+    Found == 1,
+    !.
+known_by_neighbour(N, I, Known, 2) :-
+    deepest_mate_search(Deepest),
+    N < Deepest,
+    Above is I + 64 * 64 * 64,
+    arg(Above, Known, Found),
+    Found == 2.
+
 mates_known(Known) :-
     (   nb_current(krk_mates, Known0)
     ->  Known = Known0
-    ;   Size is 8 * 64 * 64 * 64,
+    ;   deepest_mate_search(Deepest),
+        Size is Deepest * 64 * 64 * 64,
         functor(Empty, mates, Size),
         nb_setval(krk_mates, Empty),
         nb_getval(krk_mates, Known)
     ).
 
+% mate_searched(+N, +W, +R, +B): White has a move that mates, or after
+% which Black has moves, none of which takes the rook, and each allows
+% mate in N - 1.  A reply already remembered to escape is looked for
+% before any reply is searched: a fresh mates_in(11) from Ke1 Rb1 / Ke5
+% took 9.4 s without that and without known_by_neighbour/4, 4.2 s with
+% both.
 mate_searched(N, W, R, B) :-
-    legalmove_(w, W, R, B, 0, _, P1),
-    (   mate(P1)
-    ->  true
-    ;   N > 1,
-        \+ stalemate(P1),
-        \+ rooklost(P1),
+    legalmove_(w, W, R, B, 0, _, krk(b, W1, R1, B1, _)),
+    (   bk_move(W1, R1, B1, _, _)
+    ->  N > 1,
         N1 is N - 1,
-        forall(legalmove(P1, _, krk(w, W2, R2, B2, _)),
-               ( R2 \== none, mate_within(N1, W2, R2, B2) ))
+        \+ ( bk_move(W1, R1, B1, B2, R2),
+             ( R2 == none ; known_no_mate(N1, W1, R2, B2) ) ),
+        forall(bk_move(W1, R1, B1, B2, R2),
+               mate_within(N1, W1, R2, B2))
+    ;   rook_attacks(R1, B1, W1)
     ),
     !.
 

@@ -416,8 +416,13 @@ test(not_without_the_rook) :-
     pos(w, b6, none, a8, P),
     assertion(\+ mates_in(8, P)).
 
-test(at_most_eight_moves, [error(type_error(between(1, 8), 9))]) :-
+test(mate_in_eleven_not_ten) :-        % 11 at best (the tablebase)
+    pos(w, a2, d8, c4, P),
+    assertion(\+ mates_in(10, P)),
+    assertion(mates_in(11, P)).
+
+test(at_most_eleven_moves, [error(type_error(between(1, 11), 12))]) :-
     pos(w, b6, c1, a8, P),
-    mates_in(9, P).
+    mates_in(12, P).
 
 :- end_tests(krk_mates_in).
