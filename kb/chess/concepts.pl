@@ -18,7 +18,8 @@
             guarded_by/4,               % +Pos, +Kind, +Squares, -Guarded
             not_stalemate/1,            % +Pos
             mate_in/2,                  % +Pos, +Moves
-            mate_in/3                   % +Pos, +Moves, :Deeper
+            mate_in/3,                  % +Pos, +Moves, :Deeper
+            mate_in/4                   % +Pos, +Moves, :Deeper, :Escapes
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -333,9 +334,26 @@ mate_in(Pos, N) :-
 %  each position Pos2 after a move of White and a reply: Deeper is
 %  mate_in/2 itself, or a predicate that remembers its answers.
 
-:- meta_predicate mate_in(+, +, 2).
+:- meta_predicate
+    mate_in(+, +, 2),
+    mate_in(+, +, 2, 2).
 
 mate_in(Pos, N, Deeper) :-
+    mate_search(Pos, N, Deeper, []).
+
+%! mate_in(+Pos, +Moves, :Deeper, :Escapes) is semidet.
+%
+%  The search of mate_in/3, which before it asks Deeper of the replies
+%  to a move of White asks call(Escapes, Pos2, Moves - 1) of each: a
+%  reply for which that succeeds (one remembered to escape mate in
+%  Moves - 1, say) refutes the move without a search.
+
+mate_in(Pos, N, Deeper, Escapes) :-
+    mate_search(Pos, N, Deeper, [Escapes]).
+
+% mate_search(+Pos, +N, +Deeper, +Escapes): mate_in/3 with Escapes [],
+% mate_in/4 with [Escapes].
+mate_search(Pos, N, Deeper, Escapes) :-
     N >= 1,
     Pos = pos(w, _, _),
     legal_move(Pos, _, Pos1),
@@ -344,6 +362,9 @@ mate_in(Pos, N, Deeper) :-
     ;   N > 1,
         \+ stalemate(Pos1),
         N1 is N - 1,
+        \+ ( Escapes = [Escaping],
+             legal_move(Pos1, _, Pos2),
+             call(Escaping, Pos2, N1) ),
         forall(legal_move(Pos1, _, Pos2), call(Deeper, Pos2, N1))
     ),
     !.

@@ -32,7 +32,7 @@
 :- use_module(library(apply)).
 :- use_module(chess, [legal_move/3, kind_rank/2]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
-                         square_distance/3, edge_distance/2, mate_in/3]).
+                         square_distance/3, edge_distance/2, mate_in/4]).
 % Arithmetic compiled in this file (the flag ends with it): the cache's
 % key (position_code/2) is computed at every measure a table asks for.
 :- set_prolog_flag(optimise, true).
@@ -411,13 +411,21 @@ measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
 measured(lines, P, Measure) :- box_lines(P, Measure).
 measured(mates_in(N), P, Found) :-
-    (   mate_in(P, N, remembered_mate) -> Found = true ; Found = false ).
+    (   mate_in(P, N, remembered_mate, remembered_escape) -> Found = true ; Found = false ).
 
 % remembered_mate(+P, +N): White mates in N at P, the answer remembered
 % (the search's own Deeper, so that it remembers at every level).
 remembered_mate(P, N) :-
     remembered(mates_in(N), P, Found),
     Found == true.
+
+% remembered_escape(+P, +N): White is remembered not to mate in N at P,
+% which the search asks of every reply before it searches any: KQK's
+% proof (`advice verify kqk --defender all --workers 2`) took 72 s
+% without it, 60 s with it.
+remembered_escape(P, N) :-
+    position_code(P, Code),
+    cached(Code, mates_in(N), false).
 
 remember(Code, Kind, Value) :-
     retract(cached_count(N)),

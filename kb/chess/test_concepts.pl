@@ -176,6 +176,15 @@ test(mate_in_asks_deeper) :-                   % the deeper levels are Deeper's
     board(w, [w-k-c6, w-q-b5, b-k-a8], P),
     assertion(mate_in(P, 2, no_mate)).         % mate at once asks nothing
 
+test(mate_in_asks_escapes_first) :-          % a reply that escapes refutes
+    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    assertion(mate_in(Q, 2, mate_in, no_mate)),
+    assertion(\+ mate_in(Q, 2, mate_in, escapes)),
+    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    assertion(mate_in(P, 2, no_mate, escapes)). % mate at once asks nothing
+
 no_mate(_, _) :- fail.
+
+escapes(_, _).
 
 :- end_tests(concepts).
