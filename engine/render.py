@@ -113,6 +113,8 @@ def verify_text(r: dict) -> str:
             chosen = Counter(long["advice"])
             out.append("  its moves chosen by (rule/advice: moves): "
                        + ", ".join(f"{why}: {n}" for why, n in chosen.items()))
+            if long.get("optimal") is not None:
+                out.append(_moves_lost(long))
         return "\n".join(out)
     if r["mean_moves"] is not None:
         line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"
@@ -128,6 +130,20 @@ def verify_text(r: dict) -> str:
     if len(r["counterexamples"]) > 20:
         out.append(f"  ... {len(r['counterexamples']) - 20} more (--json lists them)")
     return "\n".join(out)
+
+
+def _moves_lost(long: dict) -> str:
+    """Where the longest line falls behind optimal play: the moves each
+    rule/advice lost (a move loses what it adds to our optimal count)."""
+    lost: Counter[str] = Counter()
+    for why, n in zip(long["advice"], long["lost"]):
+        if n:
+            lost[why] += n
+    head = f"  optimal from there: {long['optimal']} moves; "
+    if not lost:
+        return head + "none of its moves loses one"
+    return head + "moves lost by (rule/advice: moves): " + ", ".join(
+        f"{why}: {n}" for why, n in lost.most_common())
 
 
 def solution_text(answer: dict) -> str:

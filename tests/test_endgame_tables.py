@@ -16,6 +16,7 @@ import pytest
 
 from conftest import ROOT
 from engine.prolog import kb_path
+from engine.render import verify_text
 from engine.verify import VerifyJob, verify
 
 KQK = str(kb_path("chess/kqk.adv"))
@@ -84,6 +85,12 @@ def test_a_sample_against_every_defence(table, sample, figures):
     # (a forcing tree of two moves names its advice twice)
     assert report["longest"]["advice"] == (["always/squeeze"] * 2 + ["always/squeeze_in_2"] * 6
                                            + ["edge/mate_in_2"] * 2)
+    # where it falls behind optimal play (mate in 6 from its start): the
+    # moves each of ours lost, and the sum for each advice in the report
+    assert report["longest"]["optimal"] == 6
+    assert report["longest"]["lost"] == [0, 1, 1, 2, 0, 0, 1, 0, 0, 0]
+    assert ("  optimal from there: 6 moves; moves lost by (rule/advice: moves): "
+            "always/squeeze_in_2: 4, always/squeeze: 1") in verify_text(report).splitlines()
 
 
 # table, sample size (seed 1), then the figures: most moves, mean moves,

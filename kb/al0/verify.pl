@@ -159,9 +159,11 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   is every state the proof valued), longest (the first start of the
 %   slice with the most moves: its index among all the starts, the
 %   position, that number, the line of the worst defence from it, the
-%   first of the longest replies at each turn, and for each of our moves
-%   in it the rule and the advice that chose it; null when no start
-%   succeeds) and refutations: for each failing start its outcome and a
+%   first of the longest replies at each turn, for each of our moves
+%   in it the rule and the advice that chose it and, where the domain
+%   declares optimal_moves/2, our optimal number of moves from the start
+%   and how many moves each of ours lost against optimal play, else
+%   null; null when no start succeeds) and refutations: for each failing start its outcome and a
 %   shortest line to it.
 
 verify_all(Ctx, From, To, MaxUs, Json) :-
@@ -183,16 +185,47 @@ verify_all(Ctx, From, To, MaxUs, Json) :-
 
 % longest_json(+Ctx, +Start, +Moves, -Json): Start (Index-Pos, or
 % `none`), Moves, the line of the worst defence from it, read from the
-% memo, and the rule/advice that chose each of our moves in it.
+% memo, the rule/advice that chose each of our moves in it and, where the
+% domain declares optimal_moves/2, our optimal number of moves from
+% Start and the moves each of ours lost against optimal play.
 longest_json(_, none, _, @(null)) :- !.
 longest_json(Ctx, Index-Pos, Moves,
              json([start=Index, position=Shown, moves=Moves, line=Texts,
-                   advice=Chosen])) :-
+                   advice=Chosen, optimal=Optimal, lost=Lost])) :-
     Ctx = ctx(_, _, D),
     new_game(Pos, State),
     worst_line(Ctx, State, Line, Chosen),
     line_texts(D, Pos, Line, Texts),
-    position_json(D, Pos, Shown).
+    position_json(D, Pos, Shown),
+    (   declares(D, optimal_moves, 2)
+    ->  optimal_or_null(D, Pos, Optimal),
+        moves_lost(D, Pos, Line, Lost)
+    ;   Optimal = @(null), Lost = @(null)
+    ).
+
+% moves_lost(+D, +Pos, +Line, -Lost): for each of our moves in Line (ours
+% and the replies in turn, from Pos), how many moves it lost against
+% optimal play: our optimal count after it less the count before it, less
+% one (0 for a move on an optimal line; null where the domain does not
+% know a count).  The move that ends the game is worth what the game is:
+% the count after it is 0.
+moves_lost(_, _, [], []).
+moves_lost(D, Pos, [Move|Replies], [Lost|Losts]) :-
+    D:legalmove(Pos, Move, Pos1),
+    optimal_or_null(D, Pos, Before),
+    (   Replies = [Reply|Rest]
+    ->  optimal_or_null(D, Pos1, After),
+        D:legalmove(Pos1, Reply, Pos2),
+        moves_lost(D, Pos2, Rest, Losts)
+    ;   After = 0, Losts = []
+    ),
+    (   integer(Before), integer(After)
+    ->  Lost is After - (Before - 1)
+    ;   Lost = @(null)
+    ).
+
+optimal_or_null(D, Pos, N) :-
+    (   D:optimal_moves(Pos, N0) -> N = N0 ; N = @(null) ).
 
 % worst_line(+Ctx, +State, -Moves, -Chosen): our moves and, after each,
 % the reply whose state the memo values longest (the first of equals),
