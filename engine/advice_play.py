@@ -51,8 +51,10 @@ class Choice:
 @dataclass
 class GameRecord:
     """A game the table played from ``start``: moves for people, with rule
-    and advice for ours, the positions reached, and our optimal count
-    from the start where it is known."""
+    and advice for ours, the positions reached, our optimal count from
+    the start where it is known and, where the domain knows optimal play,
+    how many moves each of ours lost against it (``lost``, one entry for
+    each of our moves: 0 on an optimal line)."""
 
     start: Start
     result: str
@@ -62,6 +64,7 @@ class GameRecord:
     move_texts: list[str] = field(default_factory=list)
     positions: list[Position] = field(default_factory=list)
     optimal: int | None = None
+    lost: list[int | None] | None = None
 
     @property
     def us_moves(self) -> int:
@@ -143,7 +146,7 @@ class AdvicePlayer:
                      for m in data["moves"]],
             move_texts=texts,
             positions=[Position.from_json(m["position"]) for m in data["moves"]],
-            optimal=data["optimal"])
+            optimal=data["optimal"], lost=data["lost"])
 
     def drawing(self, record: GameRecord, plies: int) -> str:
         """The picture of the position after the first ``plies`` moves of a game."""

@@ -169,7 +169,7 @@ def cmd_play_table(args) -> None:
     if args.json:
         _print_json({"table": player.table.table.name, "result": record.result,
                      "moves": record.moves, "us_moves": record.us_moves,
-                     "optimal": record.optimal,
+                     "optimal": record.optimal, "lost": record.lost,
                      "reasons": [{"rule": r[0], "advice": r[1]} if r else None
                                  for r in record.reasons]})
         return

@@ -56,13 +56,16 @@ def explanation_text(e: Explanation) -> str:
 
 
 def game_moves_text(record: GameRecord) -> str:
-    """A finished game's moves, numbered, with the reason for each of ours."""
+    """A finished game's moves, numbered, with the reason for each of ours
+    and, where the domain knows optimal play, the moves it lost."""
     out = []
     number = 0
     for move, side, reason in zip(record.moves, record.sides, record.reasons):
         if side == "us":
             number += 1
-            out.append(f"{number:3}. {move:8} [{reason[0]} / {reason[1]}]")
+            line = f"{number:3}. {move:8} [{reason[0]} / {reason[1]}]"
+            lost = record.lost[number - 1] if record.lost else None
+            out.append(line + (f"  lost {lost}" if lost else ""))
         else:
             out.append(f"     ... {move}")
     return "\n".join(out)

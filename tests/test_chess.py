@@ -134,12 +134,19 @@ def test_play_against_the_perfect_defender(cli):
     assert data["moves"][0] == "Ra2"
     assert data["moves"][-1] == "Rh6#"
     assert data["reasons"][0] == {"rule": "else_rule", "advice": "squeeze"}
+    # the moves each of the table's moves lost against optimal play: against
+    # the perfect defender they add up to the moves over the optimal 14
+    assert data["lost"] == [1, 2, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 2,
+                            0, 0, 0, 0]
+    assert sum(data["lost"]) == data["us_moves"] - data["optimal"]
 
 
 def test_play_for_people_shows_boards_reasons_and_result(cli, tmp_path):
     run = cli("play", KRK, "--fen", DEFAULT_FEN, "--svg", str(tmp_path / "boards"))
     assert run.code == 0
     assert "1. Ra2  [else_rule / squeeze]" in run.out
+    assert "  1. Ra2      [else_rule / squeeze]  lost 1" in run.out.splitlines()
+    assert "  3. Rc3      [else_rule / squeeze]" in run.out.splitlines()
     assert "result: mate after 24 moves of the table (optimal: 14)" in run.out
     assert "♔" in run.out and "♖" in run.out and "♚" in run.out
     pictures = sorted((tmp_path / "boards").glob("*.svg"))

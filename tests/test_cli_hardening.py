@@ -322,6 +322,7 @@ def test_a_file_of_that_name_comes_first(cli, tmp_path, monkeypatch):
 def test_play_takes_a_shipped_table_by_name(cli):
     record = cli("play", "games/tictactoe", "--defender", "random", "--json").json()
     assert record["table"] == "tictactoe"
+    assert record["lost"] is None  # tic-tac-toe's knowledge base knows no optimal count
 
 
 # -- 20. JSON with a person playing ----------------------------------------------

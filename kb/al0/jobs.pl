@@ -9,7 +9,9 @@
             defender/3,                 % +Domain, +Kind, -Closure
             random_reply/4,             % +Domain, +Pos, -Move, -Pos1
             line_texts/4,               % +Domain, +Pos, +Moves, -Texts
-            step_move/2                 % +Step, -Move
+            step_move/2,                % +Step, -Move
+            moves_lost/4,               % +Domain, +Pos, +Moves, -Lost
+            optimal_count/3             % +Domain, +Pos, -N
           ]).
 
 /** <module> AL0 jobs for the engine: one call, one JSON string back
@@ -172,8 +174,10 @@ tree_size(them(Bs), N) :-
 %   Plays the table from PosText against the defender Kind (`perfect`
 %   or `random`, see defender/3; Seed seeds the random one) and describes the game: result, moves
 %   (each with the side, the move's text, the position reached and, for
-%   ours, the rule and advice behind it), our move count and our optimal
-%   count from the start (see known_optimal/4).
+%   ours, the rule and advice behind it), our move count, our optimal
+%   count from the start (see known_optimal/4) and, where the domain
+%   declares optimal_moves/2, the moves each of ours lost against
+%   optimal play (moves_lost/4), else null.
 
 play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Json) :-
     our_position(Ctx, PosText, Pos),
@@ -187,8 +191,12 @@ play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Json) :-
     maplist(step_json, Steps, Texts, Positions, Json0),
     aggregate_all(count, member(us(_, _, _), Steps), UsMoves),
     known_optimal(D, Kind, Pos, Optimal),
+    (   declares(D, optimal_moves, 2)
+    ->  moves_lost(D, Pos, Moves, Lost)
+    ;   Lost = @(null)
+    ),
     json_string(json([result=Result, moves=Json0, us_moves=UsMoves,
-                      optimal=Optimal]), Json).
+                      optimal=Optimal, lost=Lost]), Json).
 
 % known_optimal(+Domain, +Kind, +Pos, -Optimal): our optimal number of
 % moves from Pos where the domain knows it, or where the perfect
@@ -200,6 +208,43 @@ known_optimal(D, Kind, Pos, Optimal) :-
     ->  Optimal = N
     ;   Optimal = @(null)
     ).
+
+%!  moves_lost(+Domain, +Pos, +Moves, -Lost) is det.
+%
+%   For each of our moves in Moves (a line played from Pos, both sides'
+%   moves in turn), how many moves it lost against optimal play: our
+%   optimal count (optimal_count/3) after it, less the count before it,
+%   less one; 0 for a move on an optimal line, null where a count is not
+%   known.  After a move that ends the game in a success the count is 0.
+
+moves_lost(_, _, [], []).
+moves_lost(D, Pos, [Move|Moves], Lost) :-
+    once(D:legalmove(Pos, Move, Pos1)),
+    (   D:to_move(Pos, us)
+    ->  optimal_count(D, Pos, Before),
+        count_after(D, Pos1, After),
+        (   integer(Before), integer(After)
+        ->  Lost0 is After - (Before - 1)
+        ;   Lost0 = @(null)
+        ),
+        Lost = [Lost0|Lost1]
+    ;   Lost = Lost1
+    ),
+    moves_lost(D, Pos1, Moves, Lost1).
+
+count_after(D, Pos, N) :-
+    (   D:outcome(Pos, Result)
+    ->  success_outcomes(D, Ok),
+        (   memberchk(Result, Ok) -> N = 0 ; N = @(null) )
+    ;   optimal_count(D, Pos, N)
+    ).
+
+%!  optimal_count(+Domain, +Pos, -N) is det.
+%
+%   N is the domain's optimal_moves/2 at Pos, or null where it has none.
+
+optimal_count(D, Pos, N) :-
+    (   D:optimal_moves(Pos, N0) -> N = N0 ; N = @(null) ).
 
 step_json(us(_, Rule, Advice), Text, Position,
           json([side=us, move=Text, rule=Rule, advice=Advice, position=Position])).

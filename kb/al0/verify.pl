@@ -24,7 +24,8 @@ the engine merges across slices and worker processes.
 
 :- use_module(al0).
 :- use_module('../job_io').
-:- use_module(jobs, [line_texts/4, step_move/2, defender/3]).
+:- use_module(jobs, [line_texts/4, step_move/2, defender/3, moves_lost/4,
+                       optimal_count/3]).
 :- use_module(domain, [ declares/3, success_outcomes/2, optimal_counter/2,
                         position_json/3 ]).
 
@@ -198,34 +199,10 @@ longest_json(Ctx, Index-Pos, Moves,
     line_texts(D, Pos, Line, Texts),
     position_json(D, Pos, Shown),
     (   declares(D, optimal_moves, 2)
-    ->  optimal_or_null(D, Pos, Optimal),
+    ->  optimal_count(D, Pos, Optimal),
         moves_lost(D, Pos, Line, Lost)
     ;   Optimal = @(null), Lost = @(null)
     ).
-
-% moves_lost(+D, +Pos, +Line, -Lost): for each of our moves in Line (ours
-% and the replies in turn, from Pos), how many moves it lost against
-% optimal play: our optimal count after it less the count before it, less
-% one (0 for a move on an optimal line; null where the domain does not
-% know a count).  The move that ends the game is worth what the game is:
-% the count after it is 0.
-moves_lost(_, _, [], []).
-moves_lost(D, Pos, [Move|Replies], [Lost|Losts]) :-
-    D:legalmove(Pos, Move, Pos1),
-    optimal_or_null(D, Pos, Before),
-    (   Replies = [Reply|Rest]
-    ->  optimal_or_null(D, Pos1, After),
-        D:legalmove(Pos1, Reply, Pos2),
-        moves_lost(D, Pos2, Rest, Losts)
-    ;   After = 0, Losts = []
-    ),
-    (   integer(Before), integer(After)
-    ->  Lost is After - (Before - 1)
-    ;   Lost = @(null)
-    ).
-
-optimal_or_null(D, Pos, N) :-
-    (   D:optimal_moves(Pos, N0) -> N = N0 ; N = @(null) ).
 
 % worst_line(+Ctx, +State, -Moves, -Chosen): our moves and, after each,
 % the reply whose state the memo values longest (the first of equals),
