@@ -419,7 +419,7 @@ def cmd_verify(args) -> None:
     from engine.verify import Interrupted, VerifyJob, verify
 
     job = VerifyJob(_table_argument(args.table), args.defender, args.positions, args.sample,
-                    args.seed, args.mode, args.max_moves)
+                    args.seed, args.mode, args.max_moves, args.lost)
     try:
         with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
             report = verify(job, args.workers, progress, force=args.force,
@@ -716,6 +716,10 @@ def build_parser() -> argparse.ArgumentParser:
     _cluster_options(p, batch=True)
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
+    p.add_argument("--lost", action="store_true",
+                   help="with --defender all, where the domain knows optimal play: follow "
+                   "the worst line of every start and sum, for each rule and advice, the "
+                   "moves it lost against optimal play (slower: each line is played again)")
     _mode_option(p)
 
     p = add("grade", cmd_grade, "grade students' submissions against an assignment file: a "

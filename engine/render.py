@@ -118,6 +118,11 @@ def verify_text(r: dict) -> str:
                        + ", ".join(f"{why}: {n}" for why, n in chosen.items()))
             if long.get("optimal") is not None:
                 out.append(_moves_lost(long))
+        if r.get("lost_by_advice"):
+            out.append("  moves lost against optimal play along every start's worst line "
+                       "(rule/advice: moves lost / moves made): "
+                       + ", ".join(f"{why}: {n['lost']:,} / {n['moves']:,}"
+                                   for why, n in r["lost_by_advice"].items()))
         return "\n".join(out)
     if r["mean_moves"] is not None:
         line = f"  moves to success: mean {r['mean_moves']:.2f}, max {r['max_moves']}"

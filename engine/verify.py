@@ -39,7 +39,9 @@ class VerifyJob:
     """What to verify: everything a worker needs to set itself up.
 
     ``defender`` None takes the domain's own perfect defender where it
-    declares one, else the random one (as ``advice play`` does).
+    declares one, else the random one (as ``advice play`` does). ``lost``
+    (with ``defender="all"``) also sums, for each rule and advice, the
+    moves it lost against optimal play along every start's worst line.
     """
 
     table_path: str
@@ -49,6 +51,7 @@ class VerifyJob:
     seed: int = 0
     mode: str = "compiled"
     move_limit: int = 100
+    lost: bool = False
 
 
 class Interrupted(Exception):
@@ -95,7 +98,8 @@ def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
 
 def _slice_goal(job: VerifyJob, ctx: str, start: int, stop: int) -> str:
     if job.defender == "all":
-        return f"al0_verify:verify_all({ctx}, {start}, {stop}, {integer(job.move_limit)}, Out)"
+        return (f"al0_verify:verify_all({ctx}, {start}, {stop}, {integer(job.move_limit)}, "
+                f"{'true' if job.lost else 'false'}, Out)")
     return (f"al0_verify:verify_games({ctx}, {start}, {stop}, {atom(job.defender)}, "
             f"{integer(job.seed + start)}, {integer(job.move_limit)}, Out)")
 
@@ -124,6 +128,23 @@ def _state_keys(shas: list[str]) -> np.ndarray:
     share a key with a chance of about n²/2⁶⁵ among n states (one in
     370,000 for ten million)."""
     return np.fromiter((int(sha[:16], 16) for sha in shas), dtype=np.uint64, count=len(shas))
+
+
+def _lost_by_advice(parts: list[dict]) -> dict | None:
+    """The slices' moves and moves lost for each rule/advice, summed, the
+    advice that lost most first; None when they were not asked for (or
+    the domain knows no optimal count)."""
+    asked = [p["lost_by_advice"] for p in parts if p.get("lost_by_advice") is not None]
+    if not asked:
+        return None
+    sums: dict[str, list[int]] = {}
+    for part in asked:
+        for why, (moves, lost) in part.items():
+            total = sums.setdefault(why, [0, 0])
+            total[0] += moves
+            total[1] += lost
+    return {why: {"moves": moves, "lost": lost}
+            for why, (moves, lost) in sorted(sums.items(), key=lambda kv: (-kv[1][1], kv[0]))}
 
 
 def _slice_words(bounds: tuple[int, int]) -> str:
@@ -206,6 +227,8 @@ def _check(job: VerifyJob) -> None:
         raise BadInput(f"unknown defender {job.defender!r}: choose {', '.join(DEFENDERS)}")
     if job.sample is not None and job.sample < 1:
         raise BadInput(f"--sample must be at least 1, not {job.sample}")
+    if job.lost and job.defender != "all":
+        raise BadInput("--lost follows the worst line of every start: it needs --defender all")
 
 
 def _with_defender(job: VerifyJob, domain: Domain) -> VerifyJob:
@@ -271,6 +294,7 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
                       key=lambda start: (-start["moves"], start["start"]), default=None)
         report["longest"] = (domain.line_for_people(
             {k: v for k, v in longest.items() if k != "start"}) if longest and domain else None)
+        report["lost_by_advice"] = _lost_by_advice(parts)
         return report
     sum_moves = sum(p["sum_moves"] for p in parts)
     sum_optimal = sum(p["sum_optimal"] for p in parts)

@@ -75,7 +75,7 @@ def test_against_the_perfect_defender(table, figures):
     (KRRK, 100, (10, 4.18, 3104)),
 ], ids=["krrk"])
 def test_a_sample_against_every_defence(table, sample, figures):
-    report = verify(VerifyJob(table, "all", sample=sample, seed=1), workers=2)
+    report = verify(VerifyJob(table, "all", sample=sample, seed=1, lost=True), workers=2)
     assert (report["proved"], report["sample"]) == (False, True)
     assert report["by_result"] == {"success": sample}
     assert (report["max_moves"], report["mean_moves"], report["states"]) == figures
@@ -91,6 +91,21 @@ def test_a_sample_against_every_defence(table, sample, figures):
     assert report["longest"]["lost"] == [0, 1, 1, 2, 0, 0, 1, 0, 0, 0]
     assert ("  optimal from there: 6 moves; moves lost by (rule/advice: moves): "
             "always/squeeze_in_2: 4, always/squeeze: 1") in verify_text(report).splitlines()
+    # --lost: along the worst line of every start, the moves each advice
+    # made (together, the sum of the worst cases) and those it lost
+    lost = report["lost_by_advice"]
+    assert {why: (n["moves"], n["lost"]) for why, n in lost.items()} == {
+        "always/squeeze": (76, 47), "always/squeeze_in_2": (154, 45),
+        "always/retreat": (4, 1), "edge/squeeze": (6, 1), "always/step_aside": (2, 0),
+        "boxed_in_one/mate_in_2": (4, 0), "edge/mate_in_1": (24, 0),
+        "edge/mate_in_2": (146, 0), "edge/retreat": (2, 0)}
+    assert list(lost)[:2] == ["always/squeeze", "always/squeeze_in_2"]  # most lost first
+    assert sum(n["moves"] for n in lost.values()) == round(report["mean_moves"] * sample)
+    assert ("  moves lost against optimal play along every start's worst line (rule/advice: "
+            "moves lost / moves made): always/squeeze: 47 / 76, always/squeeze_in_2: 45 / 154, "
+            "always/retreat: 1 / 4, edge/squeeze: 1 / 6, always/step_aside: 0 / 2, "
+            "boxed_in_one/mate_in_2: 0 / 4, edge/mate_in_1: 0 / 24, edge/mate_in_2: 0 / 146, "
+            "edge/retreat: 0 / 2") in verify_text(report).splitlines()
 
 
 # table, sample size (seed 1), then the figures: most moves, mean moves,

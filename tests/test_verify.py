@@ -32,6 +32,9 @@ def test_tictactoe_table_is_proved_never_to_lose(cli):
                    "develop/block_fork", "defend/block_safely"],
         # tic-tac-toe's knowledge base declares no optimal count
         "optimal": None, "lost": None}
+    assert report["lost_by_advice"] is None
+    lost = cli("verify", TTT, "--defender", "all", "--lost", "--json").json()
+    assert lost["lost_by_advice"] is None and lost["longest"] == report["longest"]
     text = cli("verify", TTT, "--defender", "all").out
     assert "proved: the table succeeds from every position; worst case 5 moves" in text
     assert "  worst cases (moves: starts): 4: 9, 5: 1" in text
@@ -39,6 +42,12 @@ def test_tictactoe_table_is_proved_never_to_lose(cli):
             in text)
     assert ("  its moves chosen by (rule/advice: moves): develop/centre: 1, "
             "develop/block_fork: 3, defend/block_safely: 1") in text
+
+
+def test_lost_needs_every_defence(cli):
+    run = cli("verify", KRK, "--lost", "--sample", "5")
+    assert run.code == 2
+    assert "--lost follows the worst line of every start: it needs --defender all" in run.err
 
 
 def test_tictactoe_seats_separately(cli):

@@ -2,7 +2,7 @@
           [ prepare_starts/5,           % +Domain, +Set, +Sample, -Count, -Population
             prepare_starts_job/4,       % +Domain, +Set, +Sample, -Json
             verify_games/7,             % +Ctx, +From, +To, +Kind, +Seed, +MaxUs, -Json
-            verify_all/5,               % +Ctx, +From, +To, +MaxUs, -Json
+            verify_all/6,               % +Ctx, +From, +To, +MaxUs, +Lost, -Json
             forget_states/0
           ]).
 
@@ -15,7 +15,7 @@ run every game inside Prolog and give back one JSON string of sums that
 the engine merges across slices and worker processes.
 
   * verify_games/7 plays one game from every start against one defender.
-  * verify_all/5 plays against every defence at once: a state is a
+  * verify_all/6 plays against every defence at once: a state is a
     position (depth aside) with the forcing tree still being followed; a
     state that recurs on the way is a loop; the value of a state is the
     worst case over the opponent's replies, memoised across starts.
@@ -145,7 +145,7 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
     maplist(step_move, Steps, Moves),
     line_texts(D, Pos, Moves, Texts).
 
-%!  verify_all(+Ctx, +From, +To, +MaxUs, -Json) is det.
+%!  verify_all(+Ctx, +From, +To, +MaxUs, +Lost, -Json) is det.
 %
 %   The worst case over every defence from every start of the slice
 %   From..To; the domain's success/1 says which results count as
@@ -164,10 +164,14 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   in it the rule and the advice that chose it and, where the domain
 %   declares optimal_moves/2, our optimal number of moves from the start
 %   and how many moves each of ours lost against optimal play, else
-%   null; null when no start succeeds) and refutations: for each failing start its outcome and a
-%   shortest line to it.
+%   null; null when no start succeeds), refutations: for each failing
+%   start its outcome and a shortest line to it, and lost_by_advice:
+%   when Lost is `true` and the domain declares optimal_moves/2, for
+%   each rule/advice the moves it made along the worst line of every
+%   successful start and how many of them it lost against optimal play
+%   (moves_lost/4), else null.
 
-verify_all(Ctx, From, To, MaxUs, Json) :-
+verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
     Ctx = ctx(_, _, D),
     success_outcomes(D, Ok),
@@ -180,9 +184,39 @@ verify_all(Ctx, From, To, MaxUs, Json) :-
     pairs_json(Hist, HistJson),
     reverse(Refs, RefsInOrder),
     longest_json(Ctx, Longest, Max, LongestJson),
+    (   Lost == true, declares(D, optimal_moves, 2)
+    ->  lost_by_advice(Ctx, Positions, LostJson)
+    ;   LostJson = @(null)
+    ),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
                       max_moves=Max, sum_worst=Sum, histogram=HistJson, valued=Valued,
-                      longest=LongestJson, refutations=RefsInOrder]), Json).
+                      longest=LongestJson, refutations=RefsInOrder,
+                      lost_by_advice=LostJson]), Json).
+
+% lost_by_advice(+Ctx, +Starts, -Json): for each rule/advice, [Moves,
+% Lost]: the moves it made along the worst line (worst_line/4) of every
+% start the memo values a success, and the moves they lost against
+% optimal play (where the domain has a count).
+lost_by_advice(Ctx, Starts, json(Fields)) :-
+    Ctx = ctx(_, _, D),
+    findall(Why-Lost,
+            ( member(Pos, Starts),
+              new_game(Pos, State),
+              known_moves(Ctx, State, Moves), Moves > 0,
+              worst_line(Ctx, State, Line, Chosen),
+              moves_lost(D, Pos, Line, Losts),
+              nth1(I, Chosen, Why),
+              nth1(I, Losts, Lost) ),
+            Pairs),
+    msort(Pairs, Sorted),
+    group_pairs_by_key(Sorted, Grouped),
+    findall(Name=[Count, Sum],
+            ( member(Why-Losts, Grouped),
+              atom_string(Name, Why),
+              length(Losts, Count),
+              include(integer, Losts, Known),
+              sum_list(Known, Sum) ),
+            Fields).
 
 % longest_json(+Ctx, +Start, +Moves, -Json): Start (Index-Pos, or
 % `none`), Moves, the line of the worst defence from it, read from the
@@ -240,7 +274,7 @@ known_moves(Ctx, State, Moves) :-
 
 %!  forget_states is det.
 %
-%   Forgets the states verify_all/5 has valued.
+%   Forgets the states verify_all/6 has valued.
 
 forget_states :-
     retractall(memo(_, _)),
