@@ -198,3 +198,15 @@ def test_a_fen_of_another_endgame_names_both_materials(cli):
     run = cli("explain", "kqk", "--fen", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1")
     assert run.code == 2
     assert "is not KQ against K (White KRR, Black K)" in run.err
+
+
+def test_a_longest_line_that_loses_no_move(cli):
+    # KQK's mating net plays this start (mate in 7 at best) optimally
+    # against its worst defence
+    run = cli("verify", "kqk", "--defender", "all", "--sample", "3", "--seed", "1")
+    assert "  optimal from there: 7 moves; none of its moves loses one" in run.out.splitlines()
+    report = cli("verify", "kqk", "--defender", "all", "--sample", "3", "--seed", "1",
+                 "--json").json()
+    assert (report["longest"]["fen"], report["longest"]["moves"]) == (
+        "8/5k2/8/8/8/2K4Q/8/8 w - - 0 1", 7)
+    assert report["longest"]["lost"] == [0] * 7
