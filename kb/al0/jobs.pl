@@ -191,10 +191,7 @@ play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Json) :-
     maplist(step_json, Steps, Texts, Positions, Json0),
     aggregate_all(count, member(us(_, _, _), Steps), UsMoves),
     known_optimal(D, Kind, Pos, Optimal),
-    (   declares(D, optimal_moves, 2)
-    ->  moves_lost(D, Pos, Moves, Lost)
-    ;   Lost = @(null)
-    ),
+    moves_lost(D, Pos, Moves, Lost),
     json_string(json([result=Result, moves=Json0, us_moves=UsMoves,
                       optimal=Optimal, lost=Lost]), Json).
 
@@ -213,12 +210,19 @@ known_optimal(D, Kind, Pos, Optimal) :-
 %
 %   For each of our moves in Moves (a line played from Pos, both sides'
 %   moves in turn), how many moves it lost against optimal play: our
-%   optimal count (optimal_count/3) after it, less the count before it,
-%   less one; 0 for a move on an optimal line, null where a count is not
-%   known.  After a move that ends the game in a success the count is 0.
+%   optimal count after it, less the count before it, less one; 0 for a
+%   move on an optimal line, null where a count is not known.  After a
+%   move that ends the game in a success the count is 0.  Lost is null
+%   when the domain declares no optimal_moves/2.
 
-moves_lost(_, _, [], []).
-moves_lost(D, Pos, [Move|Moves], Lost) :-
+moves_lost(D, Pos, Moves, Lost) :-
+    (   declares(D, optimal_moves, 2)
+    ->  line_lost(D, Pos, Moves, Lost)
+    ;   Lost = @(null)
+    ).
+
+line_lost(_, _, [], []).
+line_lost(D, Pos, [Move|Moves], Lost) :-
     once(D:legalmove(Pos, Move, Pos1)),
     (   D:to_move(Pos, us)
     ->  optimal_count(D, Pos, Before),
@@ -230,7 +234,7 @@ moves_lost(D, Pos, [Move|Moves], Lost) :-
         Lost = [Lost0|Lost1]
     ;   Lost = Lost1
     ),
-    moves_lost(D, Pos1, Moves, Lost1).
+    line_lost(D, Pos1, Moves, Lost1).
 
 count_after(D, Pos, N) :-
     (   D:outcome(Pos, Result)
@@ -241,10 +245,14 @@ count_after(D, Pos, N) :-
 
 %!  optimal_count(+Domain, +Pos, -N) is det.
 %
-%   N is the domain's optimal_moves/2 at Pos, or null where it has none.
+%   N is the domain's optimal_moves/2 at Pos, or null where it has none
+%   there or declares none.
 
 optimal_count(D, Pos, N) :-
-    (   D:optimal_moves(Pos, N0) -> N = N0 ; N = @(null) ).
+    (   declares(D, optimal_moves, 2), D:optimal_moves(Pos, N0)
+    ->  N = N0
+    ;   N = @(null)
+    ).
 
 step_json(us(_, Rule, Advice), Text, Position,
           json([side=us, move=Text, rule=Rule, advice=Advice, position=Position])).

@@ -232,11 +232,8 @@ longest_json(Ctx, Index-Pos, Moves,
     worst_line(Ctx, State, Line, Chosen),
     line_texts(D, Pos, Line, Texts),
     position_json(D, Pos, Shown),
-    (   declares(D, optimal_moves, 2)
-    ->  optimal_count(D, Pos, Optimal),
-        moves_lost(D, Pos, Line, Lost)
-    ;   Optimal = @(null), Lost = @(null)
-    ).
+    optimal_count(D, Pos, Optimal),
+    moves_lost(D, Pos, Line, Lost).
 
 % worst_line(+Ctx, +State, -Moves, -Chosen): our moves and, after each,
 % the reply whose state the memo values longest (the first of equals),
