@@ -8,6 +8,8 @@
             them_turn/5,                % +Ctx, +State0, +Move, +Pos1, -State
             game_over/3,                % +Ctx, +State, -Result
             state_key/3,                % +Ctx, +State, -Key
+            symmetric_domain/1,         % +Domain
+            tree_image/4,               % +Domain, +Sym, +Tree, -Tree1
             play_game/6,                % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
             located/3                   % +Ctx, +Pos, :Closure
           ]).
@@ -44,7 +46,7 @@ The domain module follows the interface in kb/README.md (legalmove/3,
 to_move/2, depth/2, reset_depth/2, outcome/2, move constraints, goals).
 */
 
-:- use_module(domain, [position_text/3]).
+:- use_module(domain, [position_text/3, declares/3]).
 
 :- meta_predicate
     play_game(+, +, 3, +, -, -),
@@ -172,6 +174,7 @@ depth_test(\=, X, N)  :- X =\= N.
 %   from Pos, Pos being the root. Fails when Advice is not satisfiable.
 
 forcing_tree(Ctx, Advice, Pos, Tree) :-
+    retractall(known_subtree(_, _, _)),
     tree(Ctx, Advice, Pos, Pos, Tree).
 
 tree(Ctx, A, Pos, Root, Tree) :-
@@ -180,14 +183,36 @@ tree(Ctx, A, Pos, Root, Tree) :-
     ->  Tree = leaf
     ;   Ctx = ctx(_, _, D),
         D:to_move(Pos, us)
-    ->  us_move(Ctx, A, Pos, Move, Pos1),
-        tree(Ctx, A, Pos1, Root, Tree1),
-        !,
-        Tree = us(Move, Pos1, Tree1)
+    ->  (   Pos == Root
+        ->  us_tree(Ctx, A, Pos, Root, Tree)
+        ;   known_us_tree(Ctx, A, Pos, Root, Tree)
+        )
     ;   findall(Move-Pos1, them_move(Ctx, A, Pos, Move, Pos1), Replies),
         Replies \== [],
         branches(Replies, Ctx, A, Root, Branches),
         Tree = them(Branches)
+    ).
+
+us_tree(Ctx, A, Pos, Root, us(Move, Pos1, Tree1)) :-
+    us_move(Ctx, A, Pos, Move, Pos1),
+    tree(Ctx, A, Pos1, Root, Tree1),
+    !.
+
+% known_us_tree(+Ctx, +A, +Pos, +Root, -Tree): us_tree/5 below the root,
+% remembered for the search under way (forcing_tree/4 forgets): a
+% deeper tree meets the same position by different orders of moves, and
+% its subtree there is the same.
+:- dynamic known_subtree/3.         % Hash of the position, the position, found(Tree) or none
+
+known_us_tree(Ctx, A, Pos, Root, Tree) :-
+    term_hash(Pos, Hash),
+    (   known_subtree(Hash, Pos, Known)
+    ->  Known = found(Tree)
+    ;   us_tree(Ctx, A, Pos, Root, Tree0)
+    ->  assertz(known_subtree(Hash, Pos, found(Tree0))),
+        Tree = Tree0
+    ;   assertz(known_subtree(Hash, Pos, none)),
+        fail
     ).
 
 branches([], _, _, _, []).
@@ -207,8 +232,24 @@ branches([Move-Pos1|Replies], Ctx, A, Root, [b(Move, Pos1, Tree)|Branches]) :-
 %   position decide it), so games that meet the same position again, in
 %   a sweep over a whole endgame, do not search again. The interpreted
 %   mode searches every time, as the book does.
+%
+%   In a domain that declares its symmetries (canonical/3, see
+%   symmetric_domain/1), the table is consulted at the representative
+%   of Pos's class and Tree is the image of its tree: symmetric positions
+%   get symmetric decisions.
 
 decide(Ctx, Pos, Rule, Advice, Tree) :-
+    Ctx = ctx(_, _, D),
+    symmetric_domain(D),
+    !,
+    D:canonical(Pos, Canon, Sym),
+    decide_here(Ctx, Canon, Rule, Advice, Tree0),
+    D:inverse_symmetry(Sym, Inverse),
+    tree_image(D, Inverse, Tree0, Tree).
+decide(Ctx, Pos, Rule, Advice, Tree) :-
+    decide_here(Ctx, Pos, Rule, Advice, Tree).
+
+decide_here(Ctx, Pos, Rule, Advice, Tree) :-
     Ctx = ctx(compiled, Table, _),
     !,
     term_hash(Pos, Hash),
@@ -221,8 +262,37 @@ decide(Ctx, Pos, Rule, Advice, Tree) :-
         assertz(decision(Hash, Table, Pos, Decision))
     ),
     Decision = d(Rule, Advice, Tree).
-decide(Ctx, Pos, Rule, Advice, Tree) :-
+decide_here(Ctx, Pos, Rule, Advice, Tree) :-
     consult(Ctx, Pos, Rule, Advice, Tree).
+
+%!  symmetric_domain(+Domain) is semidet.
+%
+%   Domain declares symmetries: canonical(+Pos, -Canon, -Sym) gives the
+%   representative of Pos's class and the symmetry that maps Pos to it,
+%   symmetric_position(+Sym, +Pos, -Pos1) and symmetric_move(+Sym, +Move,
+%   -Move1) the images of a position and a move, inverse_symmetry(+Sym,
+%   -Inverse) the symmetry that undoes Sym (kb/chess/symmetry.pl).
+
+symmetric_domain(D) :-
+    declares(D, canonical, 3).
+
+%!  tree_image(+Domain, +Sym, +Tree, -Tree1) is det.
+%
+%   Tree1 is the image of the forcing tree Tree in the symmetry Sym.
+
+tree_image(_, _, leaf, leaf).
+tree_image(_, _, none, none).
+tree_image(D, G, us(Move, Pos, Tree), us(Move1, Pos1, Tree1)) :-
+    D:symmetric_move(G, Move, Move1),
+    D:symmetric_position(G, Pos, Pos1),
+    tree_image(D, G, Tree, Tree1).
+tree_image(D, G, them(Branches), them(Branches1)) :-
+    maplist(branch_image(D, G), Branches, Branches1).
+
+branch_image(D, G, b(Move, Pos, Tree), b(Move1, Pos1, Tree1)) :-
+    D:symmetric_move(G, Move, Move1),
+    D:symmetric_position(G, Pos, Pos1),
+    tree_image(D, G, Tree, Tree1).
 
 :- dynamic decision/4.
 
@@ -362,7 +432,15 @@ play(Ctx, State0, Defender, Left, Seen, Result, Steps) :-
 %!  state_key(+Ctx, +State, -Key) is det.
 %
 %   Key identifies State for loop detection: the position (depth aside)
-%   and the forcing tree still to follow.
+%   and the forcing tree still to follow. In a domain that declares its
+%   symmetries, both are taken in the symmetry that makes the position
+%   canonical, so that symmetric states (which play alike) share a key.
 
-state_key(ctx(_, _, D), state(Pos, Tree, _, _), Pos0-Tree) :-
-    D:reset_depth(Pos, Pos0).
+state_key(ctx(_, _, D), state(Pos, Tree, _, _), Key) :-
+    D:reset_depth(Pos, Pos0),
+    (   symmetric_domain(D)
+    ->  D:canonical(Pos0, Canon, Sym),
+        tree_image(D, Sym, Tree, TreeC),
+        Key = Canon-TreeC
+    ;   Key = Pos0-Tree
+    ).

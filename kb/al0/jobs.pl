@@ -79,11 +79,12 @@ prolog:error_message(al0_not_our_move(D, Text)) -->
 
 explain_job(Ctx, PosText, Json) :-
     our_position(Ctx, PosText, Pos),
-    Ctx = ctx(_, Table, _),
+    Ctx = ctx(_, Table, D),
+    consulted_at(D, Pos, At, Back),
     findall(R-Cond-As, Table:table_rule(R, Cond, As), Rules),
-    explain_rules(Rules, Ctx, Pos, RuleReports, Fired),
+    explain_rules(Rules, Ctx, At, RuleReports, Fired),
     (   Fired = R-As
-    ->  explain_advice(As, Ctx, Pos, AdviceReports, Chosen),
+    ->  explain_advice(As, Ctx, At-Back, Pos, AdviceReports, Chosen),
         Fields = [rule=R, advice=AdviceReports, chosen=Chosen]
     ;   Fields = [rule= @(null), advice=[], chosen= @(null)]
     ),
@@ -100,19 +101,33 @@ explain_rules([R-Cond-As|Rules], Ctx, Pos, [json([name=R, holds=B|Why])|Reports]
         explain_rules(Rules, Ctx, Pos, Reports, Fired)
     ).
 
-explain_advice([], _, _, [], @(null)).
-explain_advice([A|As], Ctx, Pos, [json([name=A|Fields])|Reports], Chosen) :-
+% consulted_at(+Domain, +Pos, -At, -Back): the table is consulted at At
+% (al0:decide/5): Pos itself, or in a domain that declares symmetries,
+% the representative of its class; Back is the symmetry that takes At's
+% trees back to Pos (`none` when At is Pos).
+consulted_at(D, Pos, At, Back) :-
+    (   symmetric_domain(D)
+    ->  D:canonical(Pos, At, Sym),
+        D:inverse_symmetry(Sym, Back)
+    ;   At = Pos, Back = none
+    ).
+
+% explain_advice(+Advices, +Ctx, +At-Back, +Pos, -Reports, -Chosen): the
+% advice tried at At, the trees shown from Pos.
+explain_advice([], _, _, _, [], @(null)).
+explain_advice([A|As], Ctx, At-Back, Pos, [json([name=A|Fields])|Reports], Chosen) :-
     Ctx = ctx(_, Table, D),
     Table:table_advice(A, Better, Holding, _, _),
-    (   \+ holds(Holding, D, Pos, Pos)
-    ->  why_not(Holding, D, Pos, Pos, Text),
+    (   \+ holds(Holding, D, At, At)
+    ->  why_not(Holding, D, At, At, Text),
         Fields = [status=holding_failed, reason=Text]
-    ;   located(Ctx, Pos, tree_in(A, Pos, Tree))
-    ->  (   Tree == leaf
+    ;   located(Ctx, At, tree_in(A, At, Tree0))
+    ->  (   Tree0 == leaf
         ->  goal_text(Better, BText),
             format(string(Text), "its better-goal ~w already holds: no move to make", [BText]),
             Fields = [status=no_move, reason=Text]
-        ;   tree_json(D, Pos, Tree, TreeJson),
+        ;   (   Back == none -> Tree = Tree0 ; tree_image(D, Back, Tree0, Tree) ),
+            tree_json(D, Pos, Tree, TreeJson),
             tree_size(Tree, Size),
             Fields = [status=satisfiable, tree=TreeJson, tree_positions=Size]
         )
@@ -121,7 +136,7 @@ explain_advice([A|As], Ctx, Pos, [json([name=A|Fields])|Reports], Chosen) :-
     ),
     (   memberchk(status=satisfiable, Fields)
     ->  Reports = [], Chosen = A
-    ;   explain_advice(As, Ctx, Pos, Reports, Chosen)
+    ;   explain_advice(As, Ctx, At-Back, Pos, Reports, Chosen)
     ).
 
 tree_in(Advice, Pos, Tree, Ctx) :-
