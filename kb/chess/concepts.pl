@@ -12,6 +12,11 @@
             box_mask/2,                 % +Pos, -Mask
             box_lines/2,                % +Pos, -Lines-Squares
             mask_distance/3,            % +Square, +Mask, -Distance
+            secure_room_mask/2,         % +Pos, -Mask
+            mating_corners/2,           % +Pos, -Corners
+            corner_steps/3,             % +Square, +Corners, -Steps
+            corner_king_steps/3,        % +Square, +Corners, -Steps
+            corner_weight/3,            % +Mask, +Corners, -Weight
             hanging/2,                  % +Pos, -Square
             bishop_corners/2,           % +Pos, -Corners
             square_colour/2,            % +Square, -Colour
@@ -23,6 +28,7 @@
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
+:- use_module(library(aggregate)).
 :- use_module(chess, [attacked/3, attack_mask/3, attack_mask/4, king_step_mask/2, legal_move/3, mate/1,
                       stalemate/1]).
 
@@ -258,6 +264,104 @@ mask_distance(Reached, Mask, D0, D) :-
     ;   king_step_mask(Reached, Reached1),
         D1 is D0 + 1,
         mask_distance(Reached1, Mask, D1, D)
+    ).
+
+%! secure_room_mask(+Pos, -Mask) is det.
+%
+%  The room of room_mask/2 that the black king keeps even if it walks up
+%  to White's pieces: a piece other than the king that stands next to a
+%  square of the room, and that White's king does not defend, is left
+%  out of the pieces that close it (the king may chase it away), until
+%  every piece left is out of reach or defended.  White's pieces' own
+%  squares stay closed.  A measure of confinement that harassment does
+%  not undo.
+
+secure_room_mask(pos(_, Pieces, _), Room) :-
+    memberchk(p(b, k, B), Pieces),
+    memberchk(p(w, k, W), Pieces),
+    exclude(==(p(b, k, B)), Pieces, Others),
+    exclude(==(p(w, k, W)), Others, Confining),
+    foldl(occupied_by, Others, 0, Closed0),
+    king_step_mask(1 << W, Near0),
+    Guarded is Near0 /\ \ (1 << W),
+    secure_room(Confining, Others, B, Guarded, Closed0, Room).
+
+secure_room(Confining, Blockers, B, Guarded, Closed0, Room) :-
+    attack_mask(Confining, Blockers, w, Attacked),
+    Closed is Closed0 \/ Attacked \/ Guarded,
+    reach(B, Closed, Room0),
+    king_step_mask(Room0, Reach),
+    partition(within_reach(Reach, Guarded), Confining, Chased, Kept),
+    (   Chased == []
+    ->  Room = Room0
+    ;   secure_room(Kept, Blockers, B, Guarded, Closed0, Room)
+    ).
+
+within_reach(Reach, Guarded, p(_, _, Sq)) :-
+    Reach /\ (1 << Sq) =\= 0,
+    Guarded /\ (1 << Sq) =:= 0.
+
+%! mating_corners(+Pos, -Corners) is det.
+%
+%  Corners (a list of squares) are the corners where White's pieces can
+%  force mate: with a bishop and a knight and no other piece, the two
+%  corners of the bishop's colour; otherwise all four.
+
+mating_corners(pos(_, Pieces, _), Corners) :-
+    (   findall(K, ( member(p(w, K, _), Pieces), K \== k ), Kinds),
+        msort(Kinds, [b, n]),
+        memberchk(p(w, b, Sq), Pieces)
+    ->  square_colour(Sq, Colour),
+        findall(C, ( corner(_, C), square_colour(C, Colour) ), Corners)
+    ;   findall(C, corner(_, C), Corners)
+    ).
+
+%! corner_steps(+Square, +Corners, -Steps) is det.
+%
+%  Steps along files and ranks (the king walking without diagonal
+%  steps) from Square to the nearest square of Corners: how far a king
+%  driven along the edges is from its corner.
+
+corner_steps(Sq, Corners, Steps) :-
+    file_rank(Sq, F, R),
+    aggregate_all(min(D), ( member(C, Corners), file_rank(C, CF, CR),
+                            D is abs(F - CF) + abs(R - CR) ), Steps).
+
+%! corner_king_steps(+Square, +Corners, -Steps) is det.
+%
+%  King steps from Square to the nearest square of Corners.
+
+corner_king_steps(Sq, Corners, Steps) :-
+    aggregate_all(min(D), ( member(C, Corners), square_distance(Sq, C, D) ), Steps).
+
+%! corner_weight(+Mask, +Corners, -Weight) is det.
+%
+%  Weight is the sum, over the squares of the bitboard Mask, of one plus
+%  their king steps to the nearest of Corners: a room counted so that a
+%  square far from the corners weighs more.
+
+corner_weight(Mask, Corners, Weight) :-
+    corner_rings(Corners, Rings),
+    foldl(ring_weight(Mask), Rings, 0-1, Weight-_).
+
+ring_weight(Mask, Ring, W0-K, W-K1) :-
+    W is W0 + K * popcount(Mask /\ Ring),
+    K1 is K + 1.
+
+% corner_rings(+Corners, -Rings): the bitboards of the squares 0, 1, 2,
+% ... king steps from the nearest of Corners, remembered for each set.
+:- dynamic rings_of/2.
+
+corner_rings(Corners, Rings) :-
+    (   rings_of(Corners, Rings0)
+    ->  Rings = Rings0
+    ;   findall(Ring, ( between(0, 7, K),
+                        aggregate_all(sum(1 << Sq),
+                                      ( between(0, 63, Sq), corner_king_steps(Sq, Corners, K) ),
+                                      Ring),
+                        Ring =\= 0 ),
+                Rings),
+        assertz(rings_of(Corners, Rings))
     ).
 
 %! hanging(+Pos, -Square) is nondet.

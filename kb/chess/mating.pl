@@ -20,12 +20,14 @@
             king_off_edge/1,            % +Pos
             their_king_cornered/1,      % +Pos
             mates_in/2,                 % +Moves, +Pos
+            closer_to_mate/2,           % +Pos, +Root
             % move constraints
             piecemove/3,                % +Pos, ?Move, -Pos1
             tightest/3,                 % +Pos, ?Move, -Pos1
             kingtoward/3,               % +Pos, ?Move, -Pos1
             farthest/3,                 % +Pos, ?Move, -Pos1
             narrowest/3,                % +Pos, ?Move, -Pos1
+            toward_mate/3,              % +Pos, ?Move, -Pos1
             mating_constraint/1         % ?Name
           ]).
 :- use_module(library(lists)).
@@ -36,6 +38,10 @@
 % Arithmetic compiled in this file (the flag ends with it): the cache's
 % key (position_code/2) is computed at every measure a table asks for.
 :- set_prolog_flag(optimise, true).
+
+:- module_transparent
+    closer_to_mate/2,
+    toward_mate/3.
 
 /** <module> The words of mating tables, for any material
 
@@ -254,6 +260,26 @@ their_king_cornered(eg(P, _)) :-
 mates_in(N, eg(P, _)) :-
     remembered_mate(P, N).
 
+%! closer_to_mate(+Pos, +Root) is semidet.
+%
+%  The knowledge base's measure of how far White is from mate,
+%  mating_distance(+Pos, -Distance) (an integer; the knowledge base this
+%  is called through defines it), is smaller at Pos than at Root: the
+%  plan made progress.  A table whose every piece of advice asks for it
+%  cannot go round in a loop.
+
+closer_to_mate(Pos, Root) :-
+    context_module(M),
+    distance_compared(M, Pos, Root).
+
+% distance_compared(+KB, +Pos, +Root): KB's mating_distance/2 is smaller
+% at Pos than at Root, both remembered (a forcing-tree search compares
+% every position it meets with the same root).
+distance_compared(M, eg(P, _), eg(P0, _)) :-
+    remembered(distance(M), P, D),
+    remembered(distance(M), P0, D0),
+    D < D0.
+
 %! mating_constraint(?Name) is nondet.
 %
 %  The move constraints of this module.
@@ -263,6 +289,7 @@ mating_constraint(tightest).
 mating_constraint(kingtoward).
 mating_constraint(farthest).
 mating_constraint(narrowest).
+mating_constraint(toward_mate).
 
 %! piecemove(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -331,6 +358,28 @@ farthest(Pos, Move, Pos1) :-
 narrowest(Pos, Move, Pos1) :-
     findall(Measure-(M-P1),
             ( piecemove(Pos, M, P1), lines(P1, Measure) ),
+            Keyed),
+    best_first(Keyed, Move, Pos1).
+
+%! toward_mate(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The legal moves of White, those after which the knowledge base's
+%  mating_distance/2 (see closer_to_mate/2) is least first (ties in the
+%  order of chess.pl's moves).
+
+toward_mate(Pos, Move, Pos1) :-
+    context_module(M),
+    moves_toward_mate(M, Pos, Move, Pos1).
+
+% moves_toward_mate(+KB, +Pos, ?Move, -Pos1): toward_mate/3 with the
+% knowledge base KB's mating_distance/2 (a predicate of this module, so
+% that its own calls are not resolved in KB).
+moves_toward_mate(M, eg(P, Depth), Move, Pos1) :-
+    P = pos(w, _, _),
+    Depth1 is Depth + 1,
+    findall(D-(Mv-eg(P1, Depth1)),
+            ( legal_move(P, Mv, P1),
+              remembered(distance(M), P1, D) ),
             Keyed),
     best_first(Keyed, Move, Pos1).
 
@@ -410,6 +459,7 @@ pieces_code([p(Colour, Kind, Sq)|Pieces], Code0, Code) :-
 measured(room, P, Mask) :- room_mask(P, Mask).
 measured(box, P, Mask) :- box_mask(P, Mask).
 measured(lines, P, Measure) :- box_lines(P, Measure).
+measured(distance(M), P, D) :- M:mating_distance(eg(P, 0), D).
 measured(mates_in(N), P, Found) :-
     (   mate_in(P, N, remembered_mate, remembered_escape) -> Found = true ; Found = false ).
 

@@ -187,4 +187,42 @@ no_mate(_, _) :- fail.
 
 escapes(_, _).
 
+
+test(secure_room_leaves_out_a_piece_the_king_can_chase) :-
+    % the bishops on b6 and a4 shut the king on a8 into a8, b8, c8, b7
+    % and a6, but from c7 it walks up to b6, which our king (on h1) does
+    % not defend: without b6, and then a4, it has 58 squares
+    board(b, [w-k-h1, w-b-b6, w-b-a4, b-k-a8], P),
+    room_mask(P, Room),
+    secure_room_mask(P, Secure),
+    assertion(popcount(Room) =:= 6),
+    assertion(popcount(Secure) =:= 58),
+    % our king on c5 defends b6: the room is secure
+    board(b, [w-k-c5, w-b-b6, w-b-a4, b-k-a8], Q),
+    room_mask(Q, RoomQ),
+    secure_room_mask(Q, SecureQ),
+    assertion(popcount(RoomQ) =:= 5),
+    assertion(SecureQ =:= RoomQ).
+
+test(mating_corners) :-
+    sq(a1, A1), sq(h1, H1), sq(a8, A8), sq(h8, H8),
+    board(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], BN),     % a dark bishop
+    mating_corners(BN, CornersBN),
+    msort(CornersBN, SortedBN),
+    assertion(SortedBN == [A1, H8]),
+    board(w, [w-k-e1, w-b-c1, w-b-f1, b-k-e8], BB),
+    mating_corners(BB, CornersBB),
+    msort(CornersBB, SortedBB),
+    assertion(SortedBB == [A1, H1, A8, H8]).
+
+test(corner_steps_and_weight) :-
+    sq(a1, A1), sq(h8, H8), sq(c2, C2), sq(e5, E5),
+    assertion(corner_steps(C2, [A1, H8], 3)),
+    assertion(corner_king_steps(C2, [A1, H8], 2)),
+    assertion(corner_steps(E5, [A1, H8], 6)),
+    % a1 weighs 1, c2 3 (two king steps from a1), h8 1
+    Mask is (1 << A1) \/ (1 << C2) \/ (1 << H8),
+    assertion(corner_weight(Mask, [A1, H8], 5)),
+    assertion(corner_weight(0, [A1, H8], 0)).
+
 :- end_tests(concepts).

@@ -178,7 +178,33 @@ test(a_piece_more_or_an_en_passant_square_changes_the_cache_code) :-
     assertion(One =\= Two),
     assertion(One =\= EP).
 
+% A knowledge base's own measure: the kings' distance (distance_kb below).
+test(closer_to_mate_reads_the_knowledge_base_measure) :-
+    eg(w, [w-k-a1, w-b-c1, w-n-g1, b-k-e5], Root),
+    eg(b, [w-k-b2, w-b-c1, w-n-g1, b-k-e5], Nearer),
+    eg(b, [w-k-a2, w-b-c1, w-n-g1, b-k-e5], Same),
+    assertion(distance_kb:closer_to_mate(Nearer, Root)),
+    assertion(\+ distance_kb:closer_to_mate(Same, Root)).
+
+test(toward_mate_orders_moves_by_the_measure) :-
+    eg(w, [w-k-a1, w-b-h1, w-n-h2, b-k-e5], Pos),
+    findall(D, ( distance_kb:toward_mate(Pos, _, eg(P1, 1)),
+                 chess_concepts:kings_distance(P1, D) ), Distances),
+    Distances = [First|_],
+    assertion(First == 3),                     % Kb2: four steps to e5, then three
+    assertion(msort(Distances, Distances)),
+    Pos = eg(P, _),
+    aggregate_all(count, chess:legal_move(P, _, _), Legal),
+    length(Distances, N),
+    assertion(N == Legal).
+
 :- end_tests(mating).
+
+% distance_kb: a knowledge base whose measure of progress is the kings'
+% distance, with the words of mating tables.
+distance_kb:mating_distance(eg(P, _), D) :-
+    chess_concepts:kings_distance(P, D).
+:- add_import_module(distance_kb, chess_mating, end).
 
 box_size(Pos, B) :-
     between(1, 64, B), box_within(B, Pos), !.
