@@ -20,7 +20,7 @@ import resource
 from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
-TABLES = ("chess/krk.adv", "chess/krk_plus.adv", "chess/kqk.adv", "chess/krrk.adv")
+TABLES = ("chess/krk.adv", "chess/krk_plus.adv", "chess/kqk.adv", "chess/krrk.adv", "chess/kbbk.adv")
 
 
 def row(table: str, workers: int) -> str:

@@ -22,6 +22,7 @@ from engine.verify import VerifyJob, verify
 KQK = str(kb_path("chess/kqk.adv"))
 KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
 KRRK = str(kb_path("chess/krrk.adv"))
+KBBK = str(kb_path("chess/kbbk.adv"))
 
 
 # table, then its proof's figures: successes, worst case, mean of the
@@ -112,7 +113,8 @@ def test_a_sample_against_every_defence(table, sample, figures):
 # mean ratio to optimal (4 decimals)
 @pytest.mark.parametrize("table, sample, figures", [
     (KRRK, 100, (8, 3.93, 1.1668)),
-], ids=["krrk"])
+    (KBBK, 100, (35, 20.79, 1.7535)),
+], ids=["krrk", "kbbk"])
 def test_a_sample_against_the_perfect_defender(table, sample, figures):
     report = verify(VerifyJob(table, "perfect", sample=sample, seed=1), workers=2)
     assert report["by_result"] == {"mate": sample}
@@ -120,8 +122,41 @@ def test_a_sample_against_the_perfect_defender(table, sample, figures):
             round(report["mean_ratio"], 4)) == figures
 
 
+def test_kbbk_sample_against_every_defence():
+    # eight starts (seed 1) proved against every defence: the two-bishop
+    # table drives by its measure, so no defence makes it loop; its
+    # longest line (mate in 17 at best) takes 55 moves
+    report = verify(VerifyJob(KBBK, "all", sample=8, seed=1), workers=2)
+    assert report["by_result"] == {"success": 8}
+    assert (report["max_moves"], report["mean_moves"], report["states"]) == (55, 34.875, 6_469)
+    assert report["histogram"] == {14: 1, 22: 1, 25: 1, 34: 1, 36: 1, 45: 1, 48: 1, 55: 1}
+    longest = report["longest"]
+    assert (longest["fen"], longest["moves"], longest["optimal"]) == (
+        "8/8/2Bk4/8/8/8/8/1K2B3 w - - 0 1", 55, 17)
+    assert " ".join(longest["line"]).startswith("Bf3 Ke5 Bd1 Kd5 Kb2 Kc4 Ka3")
+    assert longest["line"][-1] == "Bc4#"
+    assert longest["advice"][-2:] == ["mating_net/mate_in_2", "mating_net/mate_in_1"]
+    assert set(longest["advice"][:-2]) == {"drive/closer_in_1", "drive/closer_in_2",
+                                          "drive/closer_in_3"}
+
+
+def test_kbbk_decides_alike_in_symmetric_positions(cli):
+    # the KBBK domain declares the board's symmetries: the table is
+    # consulted at one position of each class, and plays the image of
+    # its move in the others (here the mirror in the middle file)
+    left = cli("explain", "kbbk", "--fen", "8/8/8/8/1Bk5/8/8/K2B4 w - - 0 1", "--json").json()
+    right = cli("explain", "kbbk", "--fen", "8/8/8/8/5kB1/8/8/4B2K w - - 0 1", "--json").json()
+    assert (left["chosen"], right["chosen"]) == ("closer_in_1", "closer_in_1")
+    tree = [a for a in left["advice"] if a["status"] == "satisfiable"][0]["tree"]
+    mirrored = [a for a in right["advice"] if a["status"] == "satisfiable"][0]["tree"]
+    assert (tree["us"], mirrored["us"]) == ("Be1", "Bd1")
+    assert [b["move"] for b in tree["next"]["them"]] == ["Kd4", "Kc5", "Kd5", "Kd3", "Kb5"]
+    assert [b["move"] for b in mirrored["next"]["them"]] == ["Ke4", "Kf5", "Ke5", "Ke3", "Kg5"]
+
+
 # Plays a shipped table from a FEN against seeded random replies (chosen
-# by python-chess here) in a fresh process where no tablebase is ever
+# by python-chess here), following each forcing tree the table chose as
+# AL0 does, in a fresh process where no tablebase is ever
 # loaded: a chess domain's tables are not read into Prolog, and preparing
 # a domain (the KRK domain's table of facts) fails the run. A goal that
 # read a tablebase would raise existence_error(tablebase, ...).
@@ -139,11 +174,18 @@ def main(table, fen, seed):
     engine.domains.Domain.prepare = refuse
     player = AdvicePlayer(load_table(table))
     board, moves, rng = chess.Board(fen), [], random.Random(seed)
+    tree = {}                                   # the forcing tree still to follow
     while not board.is_game_over() and len(moves) < 200:
-        moves.append(player.choose(fen=board.fen()).move)
+        if "us" not in tree:                    # run out: consult the table again
+            tree = player.choose(fen=board.fen()).tree
+        moves.append(tree["us"])
         board.push_san(moves[-1])
+        tree = tree["next"]
         if not board.is_game_over():
-            board.push(rng.choice(sorted(board.legal_moves, key=chess.Move.uci)))
+            reply = rng.choice(sorted(board.legal_moves, key=chess.Move.uci))
+            san = board.san(reply)
+            board.push(reply)
+            tree = next((b["next"] for b in tree.get("them", []) if b["move"] == san), {})
     print(json.dumps({"moves": moves, "mate": board.is_checkmate()}))
 
 if __name__ == "__main__":
@@ -157,6 +199,7 @@ if __name__ == "__main__":
     ("chess/kqk.adv", "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1", 7),
     ("chess/krk_plus.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 7),
     ("chess/krrk.adv", "8/8/8/4k3/8/8/8/RR2K3 w - - 0 1", 7),
+    ("chess/kbbk.adv", "8/8/8/4k3/8/8/8/2B1KB2 w - - 0 1", 7),
     ("chess/krk.adv", "8/8/8/4k3/8/8/8/1R2K3 w - - 0 1", 1),
 ])
 def test_a_table_plays_without_a_tablebase(tmp_path, table, fen, seed):

@@ -56,6 +56,10 @@ interface_predicate(optimal_moves,    2, declaration).
 interface_predicate(optimal_move,     3, declaration).
 interface_predicate(prepare,          3, declaration).
 interface_predicate(tablebase_json,   1, declaration).
+interface_predicate(canonical,        3, declaration).
+interface_predicate(symmetric_position, 3, declaration).
+interface_predicate(symmetric_move,   3, declaration).
+interface_predicate(inverse_symmetry, 2, declaration).
 interface_predicate(chess_material,   2, chess).
 interface_predicate(chess_position,   3, chess).
 interface_predicate(chess_board,      3, chess).
