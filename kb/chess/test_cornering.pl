@@ -1,0 +1,73 @@
+/*  Tests of the cornering measure (kb/chess/cornering.pl).
+
+    Run:  swipl -g run_tests -t halt kb/chess/test_cornering.pl
+*/
+
+:- use_module(library(plunit)).
+:- use_module(library(apply)).
+:- prolog_load_context(directory, Dir),
+   atom_concat(Dir, '/chess', Chess), use_module(Chess),
+   atom_concat(Dir, '/cornering', Cornering), use_module(Cornering).
+
+board(Turn, Named, Pos) :-
+    maplist(named_piece, Named, Pieces),
+    chess_position(Turn, Pieces, Pos).
+
+named_piece(C-L-Name, piece(C, L, Sq)) :-
+    square_name(Sq, Name).
+
+% White Ke4, Bd3 (a light square: the corners are a8 and h1), Nf3;
+% Black Kb7, next to a8.
+bishop_and_knight(P) :-
+    board(w, [w-k-e4, w-b-d3, w-n-f3, b-k-b7], P).
+
+:- begin_tests(cornering).
+
+test(terms_of_the_black_king) :-
+    bishop_and_knight(P),
+    assertion(cornering_term(king_corner_steps, P, 2)),
+    assertion(cornering_term(king_corner_distance, P, 1)),
+    assertion(cornering_term(king_edge_distance, P, 1)),
+    assertion(cornering_term(room_without_corner, P, 0)).
+
+test(terms_of_the_kings) :-
+    bishop_and_knight(P),
+    assertion(cornering_term(kings_distance, P, 3)),
+    assertion(cornering_term(kings_steps, P, 6)),
+    assertion(cornering_term(our_king_corner_steps, P, 6)),   % to h1
+    assertion(cornering_term(our_king_edge_distance, P, 3)).
+
+test(terms_of_the_pieces) :-
+    bishop_and_knight(P),
+    assertion(cornering_term(pieces_distance, P, 8)),
+    assertion(cornering_term(knight_distance, P, 4)),
+    assertion(cornering_term(pieces_edge_distance, P, 4)),
+    assertion(cornering_term(pieces_side_by_side, P, 0)),
+    assertion(cornering_term(piece_hanging, P, 0)),
+    board(w, [w-k-e4, w-b-d3, w-n-c3, b-k-b4], Q),             % the knight en prise, next to the bishop
+    assertion(cornering_term(piece_hanging, Q, 1)),
+    assertion(cornering_term(pieces_side_by_side, Q, 1)).
+
+test(a_room_in_a_wrong_corner_has_no_mating_corner) :-
+    % Black Ka1 shut in on a1 (a dark corner; the bishop is light) by
+    % our king on b3 and the bishop's diagonal through b1
+    board(w, [w-k-b3, w-b-d3, w-n-f3, b-k-a1], P),
+    assertion(cornering_term(room_without_corner, P, 1)),
+    cornering_term(room, P, Room),
+    cornering_term(room_weight, P, Weight),
+    assertion(Room == 1),
+    assertion(Weight == 8).                                    % a1: 7 steps from a8 and h1, plus one
+
+test(measure_is_the_weighted_sum) :-
+    bishop_and_knight(P),
+    cornering_measure(P, [king_corner_steps-2, kings_distance-(-1)], M),
+    assertion(M == 1),
+    cornering_measure(P, [], Zero),
+    assertion(Zero == 0).
+
+test(every_term_has_a_value, [nondet]) :-
+    bishop_and_knight(P),
+    findall(N, cornering_term(N, P, _), Names),
+    length(Names, 17).
+
+:- end_tests(cornering).
