@@ -206,6 +206,18 @@ def test_a_position_that_is_not_the_domains_is_refused_in_one_line(cli, plain_ni
     assert len(run.err.strip().splitlines()) == 1
 
 
+def test_symmetries_declared_in_part_are_refused(cli, folder):
+    # canonical/3 alone: the table could not map its trees back
+    table = variant(folder, "nim_half_symmetric", lambda source: source.replace(
+        "move_constraint/1,", "move_constraint/1,\n            canonical/3,", 1)
+        + "\ncanonical(Pos, Pos, identity).\n")
+    run = cli("check", str(table))
+    assert run.code == 2
+    assert run.err.strip() == (
+        f"advice: error: {folder / 'nim_half_symmetric.pl'}: does not define "
+        "symmetric_position/3, symmetric_move/3, inverse_symmetry/2")
+
+
 def test_a_goal_that_raises_is_named_with_the_position(cli, folder):
     table = variant(folder, "nim_broken", lambda source: source.replace(
         "winning_for_mover(nim(S, _, _)) :-",

@@ -72,10 +72,22 @@ declares(D, Name, Arity) :-
     functor(Head, Name, Arity),
     predicate_property(D:Head, exported).
 
+% missing_predicate(+Domain, -Name, -Arity): Domain lacks Name/Arity,
+% which it must export: a required predicate, or a companion of
+% canonical/3 where it declares symmetries (al0:symmetric_domain/1).
+missing_predicate(D, N, A) :-
+    interface_predicate(N, A, required),
+    \+ declares(D, N, A).
+missing_predicate(D, N, A) :-
+    declares(D, canonical, 3),
+    member(N/A, [symmetric_position/3, symmetric_move/3, inverse_symmetry/2]),
+    \+ declares(D, N, A).
+
 %!  domain_json(+Domain, -Json) is det.
 %
 %   Json (a string) describes what Domain declares: `module`, `missing`
-%   (required predicates it lacks), `interface` (the names of every
+%   (required predicates it lacks, and the companions of canonical/3
+%   where it declares that), `interface` (the names of every
 %   interface predicate, which are not goals), `initial` (whether it has one),
 %   `start_sets` (names, the default first), `success` (outcomes),
 %   `perfect` and `optimal` (`domain` when it provides them, else
@@ -85,7 +97,7 @@ declares(D, Name, Arity) :-
 %   as a person would, or null).
 
 domain_json(D, Json) :-
-    findall(N/A, ( interface_predicate(N, A, required), \+ declares(D, N, A) ), Missing0),
+    findall(N/A, missing_predicate(D, N, A), Missing0),
     maplist([N/A, T]>>format(string(T), "~w/~w", [N, A]), Missing0, Missing),
     findall(N, interface_predicate(N, _, _), Interface),
     flag_json(declares(D, initial, 1), Initial),
