@@ -9,7 +9,8 @@
             game_over/3,                % +Ctx, +State, -Result
             state_key/3,                % +Ctx, +State, -Key
             symmetric_domain/1,         % +Domain
-            tree_image/4,               % +Domain, +Sym, +Tree, -Tree1
+            consulted_at/4,             % +Domain, +Pos, -At, -Back
+            tree_back/4,                % +Domain, +Back, +Tree, -Tree1
             play_game/6,                % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
             located/3                   % +Ctx, +Pos, :Closure
           ]).
@@ -240,14 +241,9 @@ branches([Move-Pos1|Replies], Ctx, A, Root, [b(Move, Pos1, Tree)|Branches]) :-
 
 decide(Ctx, Pos, Rule, Advice, Tree) :-
     Ctx = ctx(_, _, D),
-    symmetric_domain(D),
-    !,
-    D:canonical(Pos, Canon, Sym),
-    decide_here(Ctx, Canon, Rule, Advice, Tree0),
-    D:inverse_symmetry(Sym, Inverse),
-    tree_image(D, Inverse, Tree0, Tree).
-decide(Ctx, Pos, Rule, Advice, Tree) :-
-    decide_here(Ctx, Pos, Rule, Advice, Tree).
+    consulted_at(D, Pos, At, Back),
+    decide_here(Ctx, At, Rule, Advice, Tree0),
+    tree_back(D, Back, Tree0, Tree).
 
 decide_here(Ctx, Pos, Rule, Advice, Tree) :-
     Ctx = ctx(compiled, Table, _),
@@ -276,20 +272,44 @@ decide_here(Ctx, Pos, Rule, Advice, Tree) :-
 symmetric_domain(D) :-
     declares(D, canonical, 3).
 
-%!  tree_image(+Domain, +Sym, +Tree, -Tree1) is det.
+%!  consulted_at(+Domain, +Pos, -At, -Back) is det.
 %
-%   Tree1 is the image of the forcing tree Tree in the symmetry Sym.
+%   The table is consulted at At for Pos: Pos itself, or in a domain
+%   that declares symmetries, the representative of its class; Back is
+%   the symmetry that takes At's trees back to Pos (`none` when At is
+%   Pos), for tree_back/4.
 
+consulted_at(D, Pos, At, Back) :-
+    (   symmetric_domain(D)
+    ->  D:canonical(Pos, At, Sym),
+        D:inverse_symmetry(Sym, Back)
+    ;   At = Pos, Back = none
+    ).
+
+%!  tree_back(+Domain, +Back, +Tree, -Tree1) is det.
+%
+%   Tree1 is the forcing tree Tree, found where consulted_at/4 consulted
+%   the table, seen from the position it was consulted for.
+
+tree_back(_, none, Tree, Tree) :- !.
+tree_back(D, Back, Tree, Tree1) :-
+    tree_image(D, Back, Tree, Tree1).
+
+% tree_image(+Domain, +Sym, +Tree, -Tree1): Tree1 is the image of the
+% forcing tree Tree in the symmetry Sym.
 tree_image(_, _, leaf, leaf).
 tree_image(_, _, none, none).
 tree_image(D, G, us(Move, Pos, Tree), us(Move1, Pos1, Tree1)) :-
-    D:symmetric_move(G, Move, Move1),
-    D:symmetric_position(G, Pos, Pos1),
-    tree_image(D, G, Tree, Tree1).
+    node_image(D, G, Move-Pos-Tree, Move1-Pos1-Tree1).
 tree_image(D, G, them(Branches), them(Branches1)) :-
     maplist(branch_image(D, G), Branches, Branches1).
 
 branch_image(D, G, b(Move, Pos, Tree), b(Move1, Pos1, Tree1)) :-
+    node_image(D, G, Move-Pos-Tree, Move1-Pos1-Tree1).
+
+% node_image(+D, +G, +Move-Pos-Tree, -Move1-Pos1-Tree1): a move, the
+% position it leads to and the tree below, in the symmetry G.
+node_image(D, G, Move-Pos-Tree, Move1-Pos1-Tree1) :-
     D:symmetric_move(G, Move, Move1),
     D:symmetric_position(G, Pos, Pos1),
     tree_image(D, G, Tree, Tree1).

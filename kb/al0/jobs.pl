@@ -101,19 +101,8 @@ explain_rules([R-Cond-As|Rules], Ctx, Pos, [json([name=R, holds=B|Why])|Reports]
         explain_rules(Rules, Ctx, Pos, Reports, Fired)
     ).
 
-% consulted_at(+Domain, +Pos, -At, -Back): the table is consulted at At
-% (al0:decide/5): Pos itself, or in a domain that declares symmetries,
-% the representative of its class; Back is the symmetry that takes At's
-% trees back to Pos (`none` when At is Pos).
-consulted_at(D, Pos, At, Back) :-
-    (   symmetric_domain(D)
-    ->  D:canonical(Pos, At, Sym),
-        D:inverse_symmetry(Sym, Back)
-    ;   At = Pos, Back = none
-    ).
-
 % explain_advice(+Advices, +Ctx, +At-Back, +Pos, -Reports, -Chosen): the
-% advice tried at At, the trees shown from Pos.
+% advice tried at At (al0:consulted_at/4), the trees shown from Pos.
 explain_advice([], _, _, _, [], @(null)).
 explain_advice([A|As], Ctx, At-Back, Pos, [json([name=A|Fields])|Reports], Chosen) :-
     Ctx = ctx(_, Table, D),
@@ -126,7 +115,7 @@ explain_advice([A|As], Ctx, At-Back, Pos, [json([name=A|Fields])|Reports], Chose
         ->  goal_text(Better, BText),
             format(string(Text), "its better-goal ~w already holds: no move to make", [BText]),
             Fields = [status=no_move, reason=Text]
-        ;   (   Back == none -> Tree = Tree0 ; tree_image(D, Back, Tree0, Tree) ),
+        ;   tree_back(D, Back, Tree0, Tree),
             tree_json(D, Pos, Tree, TreeJson),
             tree_size(Tree, Size),
             Fields = [status=satisfiable, tree=TreeJson, tree_positions=Size]
