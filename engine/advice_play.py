@@ -25,17 +25,23 @@ DEFAULT_MOVE_LIMIT = 100
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why the table chose what it chose at a position (moves for people)."""
+    """Why the table chose what it chose at a position (moves for people).
+
+    ``consulted_at`` is the position the table was consulted at when the
+    domain declares symmetries and that is not the position given (the
+    representative of its class; the trees are shown from the position
+    given), else None."""
 
     rules: list[dict]
     rule: str | None
     advice: list[dict]
     chosen: str | None
+    consulted_at: str | None = None
 
     def as_dict(self) -> dict:
         """The explanation as plain data (for ``--json``)."""
         return {"rule": self.rule, "chosen": self.chosen, "rules": self.rules,
-                "advice": self.advice}
+                "advice": self.advice, "consulted_at": self.consulted_at}
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,9 @@ class AdvicePlayer:
         for report in data["advice"]:
             if "tree" in report:
                 report["tree"] = self.domain.tree_for_people(start, report["tree"])
-        return Explanation(data["rules"], data["rule"], data["advice"], data["chosen"])
+        at = data["consulted_at"]
+        return Explanation(data["rules"], data["rule"], data["advice"], data["chosen"],
+                           at and self.domain.position_for_people(start, at))
 
     def choose(self, position: str | None = None, *, fen: str | None = None) -> Choice | None:
         """The table's move at ``position`` (None: the domain's start).

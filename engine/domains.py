@@ -156,6 +156,16 @@ class Domain:
             return start.chess.san_tree(tree)
         return tree
 
+    def position_for_people(self, start: Start, data: dict) -> str:
+        """A position of the domain (as ``position_json/3`` writes it) as
+        the person who gave ``start`` reads it: a FEN in their colours for
+        chess, else the domain's text."""
+        position = Position.from_json(data)
+        if start.chess is None or position.board is None:
+            return position.text
+        board = ChessBoard.of_position(position.board).board
+        return (board.mirror() if start.chess.mirrored else board).fen()
+
     def failure_for_people(self, failure: dict) -> dict:
         """A verifier's failing start and line, as people read them
         (FEN and SAN for chess)."""

@@ -30,6 +30,9 @@ def tree_lines(node: dict, indent: str = "  ") -> list[str]:
 def explanation_text(e: Explanation) -> str:
     """The explain command's report."""
     out = []
+    if e.consulted_at is not None:
+        out.append(f"consulted at {e.consulted_at}, the symmetric position that stands "
+                   "for this one (the trees are shown from this one)")
     for rule in e.rules:
         if rule["holds"]:
             out.append(f"rule {rule['name']}: condition holds -> fires")

@@ -147,6 +147,13 @@ def test_kbbk_decides_alike_in_symmetric_positions(cli):
     left = cli("explain", "kbbk", "--fen", "8/8/8/8/1Bk5/8/8/K2B4 w - - 0 1", "--json").json()
     right = cli("explain", "kbbk", "--fen", "8/8/8/8/5kB1/8/8/4B2K w - - 0 1", "--json").json()
     assert (left["chosen"], right["chosen"]) == ("closer_in_1", "closer_in_1")
+    representative = "8/8/8/8/B7/3k4/3B4/K7 w - - 0 1"
+    assert (left["consulted_at"], right["consulted_at"]) == (representative, representative)
+    # Black holds the bishops: the representative is shown in the FEN's colours
+    mirrored = cli("explain", "kbbk", "--fen", "k2b4/8/8/1bK5/8/8/8/8 b - - 0 1").out
+    assert mirrored.splitlines()[0] == (
+        "consulted at k7/3b4/3K4/b7/8/8/8/8 b - - 0 1, the symmetric position that stands "
+        "for this one (the trees are shown from this one)")
     tree = [a for a in left["advice"] if a["status"] == "satisfiable"][0]["tree"]
     mirrored = [a for a in right["advice"] if a["status"] == "satisfiable"][0]["tree"]
     assert (tree["us"], mirrored["us"]) == ("Be1", "Bd1")

@@ -115,6 +115,7 @@ def test_explain_names_the_rule_the_advice_and_the_tree(cli):
         "chosen: rule develop, advice block_fork\n")
     data = cli("explain", TTT, "--position", "x...o....", "--json").json()
     assert data["rule"] == "develop" and data["chosen"] == "block_fork"
+    assert data["consulted_at"] is None  # a domain without symmetries: consulted where given
     assert data["advice"][1]["tree"] == {"us": "2", "next": {}}
 
 

@@ -75,12 +75,19 @@ prolog:error_message(al0_not_our_move(D, Text)) -->
 %   Consults the table at PosText and explains the choice: every rule
 %   up to the one that fired (with whether its condition holds), each
 %   piece of advice of that rule tried in order with why it failed or the
-%   forcing tree it gave.
+%   forcing tree it gave.  In a domain that declares symmetries the
+%   table is consulted at the representative of PosText's class
+%   (`consulted_at`, null when that is PosText itself); the trees are
+%   shown from PosText.
 
 explain_job(Ctx, PosText, Json) :-
     our_position(Ctx, PosText, Pos),
     Ctx = ctx(_, Table, D),
     consulted_at(D, Pos, At, Back),
+    (   At == Pos
+    ->  AtJson = @(null)
+    ;   position_json(D, At, AtJson)
+    ),
     findall(R-Cond-As, Table:table_rule(R, Cond, As), Rules),
     explain_rules(Rules, Ctx, At, RuleReports, Fired),
     (   Fired = R-As
@@ -88,7 +95,7 @@ explain_job(Ctx, PosText, Json) :-
         Fields = [rule=R, advice=AdviceReports, chosen=Chosen]
     ;   Fields = [rule= @(null), advice=[], chosen= @(null)]
     ),
-    json_string(json([rules=RuleReports|Fields]), Json).
+    json_string(json([consulted_at=AtJson, rules=RuleReports|Fields]), Json).
 
 explain_rules([], _, _, [], none).
 explain_rules([R-Cond-As|Rules], Ctx, Pos, [json([name=R, holds=B|Why])|Reports], Fired) :-

@@ -9,6 +9,7 @@
             % boards (the terms Python builds from a chess.Board)
             chess_position/3,           % +Turn, +Pieces, -Pos
             chess_position/4,           % +Turn, +Pieces, +EP, -Pos
+            named_position/3,           % +Turn, +Named, -Pos
             board_problem/4,            % +Turn, +Pieces, +EP, -Problem
             board_position/4,           % +Turn, +Pieces, +EP, -Pos
             chess_board/3,              % +Pos, -Turn, -Pieces
@@ -677,6 +678,19 @@ chess_position(Turn, Pieces, Pos) :-
 chess_position(Turn, Pieces, EP, Pos) :-
     \+ board_problem(Turn, Pieces, EP, _),
     board_position(Turn, Pieces, EP, Pos).
+
+%! named_position(+Turn, +Named, -Pos) is semidet.
+%
+%  As chess_position/3, the pieces written for people: Named is a list
+%  of `Colour-Letter-SquareName` (`w-k-e1`, `b-q-d8`).  Fails when the
+%  board is not a legal position.
+
+named_position(Turn, Named, Pos) :-
+    maplist(named_piece, Named, Pieces),
+    chess_position(Turn, Pieces, Pos).
+
+named_piece(Colour-Letter-Name, piece(Colour, Letter, Square)) :-
+    square_name(Square, Name).
 
 %! board_position(+Turn, +Pieces, +EP, -Pos) is det.
 %

@@ -67,6 +67,10 @@ ep_position(P) :-                       % 8/8/8/3pP3/8/8/k7/7K w - d6
 
 test(representation, Pos == pos(w, [p(b,k,20), p(w,k,4), p(w,r,0)], none)) :-
     chess_position(w, [piece(w,r,0), piece(w,k,4), piece(b,k,20)], Pos).
+test(named_position, Pos == pos(w, [p(b,k,20), p(w,k,4), p(w,r,0)], none)) :-
+    named_position(w, [w-r-a1, w-k-e1, b-k-e3], Pos).
+test(named_position_of_no_legal_board, fail) :-
+    named_position(w, [w-k-e1, b-k-e2], _).
 test(board_round_trip, Pieces == [piece(b,k,20), piece(w,k,4), piece(w,r,0)]) :-
     chess_position(w, [piece(w,k,4), piece(b,k,20), piece(w,r,0)], Pos),
     chess_board(Pos, w, Pieces).

@@ -3,7 +3,7 @@
     Run:  swipl -g run_tests -t halt kb/chess/test_concepts.pl
 
     Boards are written as Turn and a list of Colour-Letter-Name
-    (w-k-e1), as in test_chess.pl.
+    (w-k-e1): chess:named_position/3.
 */
 
 :- use_module(library(plunit)).
@@ -11,13 +11,6 @@
 :- prolog_load_context(directory, Dir),
    atom_concat(Dir, '/chess', Chess), use_module(Chess),
    atom_concat(Dir, '/concepts', Concepts), use_module(Concepts).
-
-board(Turn, Named, Pos) :-
-    maplist(named_piece, Named, Pieces),
-    chess_position(Turn, Pieces, Pos).
-
-named_piece(C-L-Name, piece(C, L, Sq)) :-
-    square_name(Sq, Name).
 
 sq(Name, Sq) :- square_name(Sq, Name).
 
@@ -34,48 +27,48 @@ test(edge_and_corner_distance) :-
     assertion(corner_distance(D4, a8, 4)).
 
 test(kings_distance_and_opposition) :-
-    board(b, [w-k-e4, b-k-e6, w-q-a1], P),
+    named_position(b, [w-k-e4, b-k-e6, w-q-a1], P),
     assertion(kings_distance(P, 2)),
     assertion(opposition(P)),
-    board(w, [w-k-e4, b-k-e6, w-q-a1], Q),
+    named_position(w, [w-k-e4, b-k-e6, w-q-a1], Q),
     assertion(\+ opposition(Q)),               % White to move: Black has it
-    board(b, [w-k-e4, b-k-f6, w-q-a1], R),
+    named_position(b, [w-k-e4, b-k-f6, w-q-a1], R),
     assertion(\+ opposition(R)).
 
 test(room_of_a_king_boxed_by_a_rook) :-
     % the rook on d1, defended, guards the d-file and the first rank:
     % the a-c files of ranks 2-8 are left
-    board(b, [w-k-e2, w-r-d1, b-k-b7], P),
+    named_position(b, [w-k-e2, w-r-d1, b-k-b7], P),
     room(P, Room),
     assertion(Room == 21),
     % on the edge: the rook on d7, defended, cuts the seventh rank and the
     % d-file (a8, b8, c8 are left)
-    board(b, [w-k-c6, w-r-d7, b-k-a8], Q),
+    named_position(b, [w-k-c6, w-r-d7, b-k-a8], Q),
     room(Q, RoomQ),
     assertion(RoomQ == 3).
 
 test(room_any_confining_pieces) :-
     % the queen on c6 (checking along the diagonal) leaves a8, b8, a7
-    board(b, [w-k-h1, w-q-c6, b-k-a8], P),
+    named_position(b, [w-k-h1, w-q-c6, b-k-a8], P),
     room(P, Room),
     assertion(Room == 3).
 
 test(room_escapes_by_taking_an_undefended_piece) :-
     % from b7 the king walks to c6 and takes the rook on d5: the box is open
-    board(b, [w-k-h1, w-r-d5, b-k-b7], P),
+    named_position(b, [w-k-h1, w-r-d5, b-k-b7], P),
     room(P, Room),
     assertion(Room == 46).
 
 test(room_counts_a_piece_it_can_take) :-
-    board(b, [w-k-h1, w-r-b7, b-k-a8], P),     % the rook undefended next to it
+    named_position(b, [w-k-h1, w-r-b7, b-k-a8], P),  % the rook undefended next to it
     room(P, Room),
     assertion(Room > 1),
-    board(b, [w-k-c6, w-r-b7, b-k-a8], Q),     % now defended: boxed in
+    named_position(b, [w-k-c6, w-r-b7, b-k-a8], Q),  % now defended: boxed in
     room(Q, RoomQ),
     assertion(RoomQ == 1).
 
 test(room_squares_and_mask) :-
-    board(b, [w-k-c6, w-r-d7, b-k-a8], P),
+    named_position(b, [w-k-c6, w-r-d7, b-k-a8], P),
     room_squares(P, Squares),
     maplist(sq, [a8, b8, c8], Expected),
     assertion(Squares == Expected),
@@ -84,14 +77,14 @@ test(room_squares_and_mask) :-
 
 test(box_leaves_out_our_king) :-
     % the rook on d7 alone leaves a8-c8, as with our king beside it
-    board(b, [w-k-c6, w-r-d7, b-k-a8], P),
+    named_position(b, [w-k-c6, w-r-d7, b-k-a8], P),
     box(P, Box),
     room(P, Room),
     assertion(Room == 3),
     assertion(Box == 3),
     % the rook on d1 far from our king: the same box of 21 squares, but
     % the room goes through the rook, which the black king may take
-    board(b, [w-k-h8, w-r-d1, b-k-b7], Q),
+    named_position(b, [w-k-h8, w-r-d1, b-k-b7], Q),
     box(Q, BoxQ),
     room(Q, RoomQ),
     assertion(BoxQ == 21),
@@ -100,32 +93,32 @@ test(box_leaves_out_our_king) :-
 test(box_of_a_queen_with_our_king_blocking_its_line) :-
     % the queen on a1 sees along the first rank only up to our king on
     % c1: d1-h1 are in the box, which they are not with our king on b3
-    board(b, [w-k-c1, w-q-a1, b-k-e2], P),
+    named_position(b, [w-k-c1, w-q-a1, b-k-e2], P),
     box(P, Box),
-    board(b, [w-k-b3, w-q-a1, b-k-e2], Q),
+    named_position(b, [w-k-b3, w-q-a1, b-k-e2], Q),
     box(Q, BoxQ),
     assertion(Box - BoxQ =:= 5).
 
 test(box_lines_of_the_rook_roller) :-
     % rooks on the third and seventh ranks: c1-h2 are left, two ranks
     % from the first (six files from the h-file)
-    board(b, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], P),
+    named_position(b, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], P),
     box_lines(P, Measure),
     assertion(Measure == 2-12),
     % in check on the first rank, the king may step into c2-h6: six
     % files from the h-file, no rank reached
-    board(b, [w-k-h8, w-r-a1, w-r-b7, b-k-e1], Q),
+    named_position(b, [w-k-h8, w-r-a1, w-r-b7, b-k-e1], Q),
     box_lines(Q, MeasureQ),
     assertion(MeasureQ == 6-30),
     % mate: nowhere to step
-    board(b, [w-k-h8, w-r-a1, w-r-b2, b-k-e1], R),
+    named_position(b, [w-k-h8, w-r-a1, w-r-b2, b-k-e1], R),
     box_lines(R, MeasureR),
     assertion(MeasureR == 0-0).
 
 test(box_lines_of_a_queen) :-
     % the queen on e4 leaves the king on g7 f6-h8 but f5, g6 and h7, and
     % g5, h5: three files from the h-file (four ranks from the eighth)
-    board(b, [w-k-a1, w-q-e4, b-k-g7], P),
+    named_position(b, [w-k-a1, w-q-e4, b-k-g7], P),
     box_lines(P, Measure),
     assertion(Measure == 3-9).
 
@@ -136,22 +129,22 @@ test(mask_distance) :-
     assertion(\+ mask_distance(E4, 0, _)).
 
 test(hanging) :-
-    board(b, [w-k-h1, w-r-b7, b-k-a8], P),
+    named_position(b, [w-k-h1, w-r-b7, b-k-a8], P),
     assertion(hanging(P, 49)),                 % b7
-    board(b, [w-k-c6, w-r-b7, b-k-a8], Q),
+    named_position(b, [w-k-c6, w-r-b7, b-k-a8], Q),
     assertion(\+ hanging(Q, _)).
 
 test(bishop_corners) :-
-    board(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], P),   % c1 is dark
+    named_position(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], P),   % c1 is dark
     assertion(bishop_corners(P, [a1, h8])),
-    board(w, [w-k-e1, w-b-f1, w-n-g1, b-k-e8], Q),   % f1 is light
+    named_position(w, [w-k-e1, w-b-f1, w-n-g1, b-k-e8], Q),   % f1 is light
     assertion(bishop_corners(Q, [a8, h1])),
     sq(a1, A1), sq(h1, H1),
     assertion(square_colour(A1, dark)),
     assertion(square_colour(H1, light)).
 
 test(guarded_by_knight_and_bishop) :-
-    board(w, [w-k-e1, w-b-c1, w-n-c6, b-k-a8], P),
+    named_position(w, [w-k-e1, w-b-c1, w-n-c6, b-k-a8], P),
     maplist(sq, [a7, b8, b7], Around),
     guarded_by(P, n, Around, ByKnight),
     assertion(ByKnight == [48, 57]),           % a7 and b8
@@ -161,26 +154,26 @@ test(guarded_by_knight_and_bishop) :-
     assertion(None == []).
 
 test(stalemate_and_mate_in) :-
-    board(b, [w-k-c6, w-q-b6, b-k-a8], Stale),
+    named_position(b, [w-k-c6, w-q-b6, b-k-a8], Stale),
     assertion(\+ not_stalemate(Stale)),
-    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    named_position(w, [w-k-c6, w-q-b5, b-k-a8], P),
     assertion(mate_in(P, 1)),                  % Qb7#
-    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    named_position(w, [w-k-c5, w-q-b1, b-k-a8], Q),
     assertion(\+ mate_in(Q, 1)),
     assertion(mate_in(Q, 2)).
 
 test(mate_in_asks_deeper) :-                   % the deeper levels are Deeper's
-    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    named_position(w, [w-k-c5, w-q-b1, b-k-a8], Q),
     assertion(mate_in(Q, 2, mate_in)),
     assertion(\+ mate_in(Q, 2, no_mate)),
-    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    named_position(w, [w-k-c6, w-q-b5, b-k-a8], P),
     assertion(mate_in(P, 2, no_mate)).         % mate at once asks nothing
 
 test(mate_in_asks_escapes_first) :-          % a reply that escapes refutes
-    board(w, [w-k-c5, w-q-b1, b-k-a8], Q),
+    named_position(w, [w-k-c5, w-q-b1, b-k-a8], Q),
     assertion(mate_in(Q, 2, mate_in, no_mate)),
     assertion(\+ mate_in(Q, 2, mate_in, escapes)),
-    board(w, [w-k-c6, w-q-b5, b-k-a8], P),
+    named_position(w, [w-k-c6, w-q-b5, b-k-a8], P),
     assertion(mate_in(P, 2, no_mate, escapes)). % mate at once asks nothing
 
 no_mate(_, _) :- fail.
@@ -192,13 +185,13 @@ test(secure_room_leaves_out_a_piece_the_king_can_chase) :-
     % the bishops on b6 and a4 shut the king on a8 into a8, b8, c8, b7
     % and a6, but from c7 it walks up to b6, which our king (on h1) does
     % not defend: without b6, and then a4, it has 58 squares
-    board(b, [w-k-h1, w-b-b6, w-b-a4, b-k-a8], P),
+    named_position(b, [w-k-h1, w-b-b6, w-b-a4, b-k-a8], P),
     room_mask(P, Room),
     secure_room_mask(P, Secure),
     assertion(popcount(Room) =:= 6),
     assertion(popcount(Secure) =:= 58),
     % our king on c5 defends b6: the room is secure
-    board(b, [w-k-c5, w-b-b6, w-b-a4, b-k-a8], Q),
+    named_position(b, [w-k-c5, w-b-b6, w-b-a4, b-k-a8], Q),
     room_mask(Q, RoomQ),
     secure_room_mask(Q, SecureQ),
     assertion(popcount(RoomQ) =:= 5),
@@ -206,11 +199,11 @@ test(secure_room_leaves_out_a_piece_the_king_can_chase) :-
 
 test(mating_corners) :-
     sq(a1, A1), sq(h1, H1), sq(a8, A8), sq(h8, H8),
-    board(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], BN),     % a dark bishop
+    named_position(w, [w-k-e1, w-b-c1, w-n-g1, b-k-e8], BN),     % a dark bishop
     mating_corners(BN, CornersBN),
     msort(CornersBN, SortedBN),
     assertion(SortedBN == [A1, H8]),
-    board(w, [w-k-e1, w-b-c1, w-b-f1, b-k-e8], BB),
+    named_position(w, [w-k-e1, w-b-c1, w-b-f1, b-k-e8], BB),
     mating_corners(BB, CornersBB),
     msort(CornersBB, SortedBB),
     assertion(SortedBB == [A1, H1, A8, H8]).

@@ -9,17 +9,10 @@
    atom_concat(Dir, '/chess', Chess), use_module(Chess),
    atom_concat(Dir, '/cornering', Cornering), use_module(Cornering).
 
-board(Turn, Named, Pos) :-
-    maplist(named_piece, Named, Pieces),
-    chess_position(Turn, Pieces, Pos).
-
-named_piece(C-L-Name, piece(C, L, Sq)) :-
-    square_name(Sq, Name).
-
 % White Ke4, Bd3 (a light square: the corners are a8 and h1), Nf3;
 % Black Kb7, next to a8.
 bishop_and_knight(P) :-
-    board(w, [w-k-e4, w-b-d3, w-n-f3, b-k-b7], P).
+    named_position(w, [w-k-e4, w-b-d3, w-n-f3, b-k-b7], P).
 
 :- begin_tests(cornering).
 
@@ -44,14 +37,14 @@ test(terms_of_the_pieces) :-
     assertion(cornering_term(pieces_edge_distance, P, 4)),
     assertion(cornering_term(pieces_side_by_side, P, 0)),
     assertion(cornering_term(piece_hanging, P, 0)),
-    board(w, [w-k-e4, w-b-d3, w-n-c3, b-k-b4], Q),             % the knight en prise, next to the bishop
+    named_position(w, [w-k-e4, w-b-d3, w-n-c3, b-k-b4], Q),             % the knight en prise, next to the bishop
     assertion(cornering_term(piece_hanging, Q, 1)),
     assertion(cornering_term(pieces_side_by_side, Q, 1)).
 
 test(a_room_in_a_wrong_corner_has_no_mating_corner) :-
     % Black Ka1 shut in on a1 (a dark corner; the bishop is light) by
     % our king on b3 and the bishop's diagonal through b1
-    board(w, [w-k-b3, w-b-d3, w-n-f3, b-k-a1], P),
+    named_position(w, [w-k-b3, w-b-d3, w-n-f3, b-k-a1], P),
     assertion(cornering_term(room_without_corner, P, 1)),
     cornering_term(room, P, Room),
     cornering_term(room_weight, P, Weight),

@@ -14,11 +14,7 @@
    atom_concat(Dir, '/concepts', Concepts), use_module(Concepts, [box_lines/2]).
 
 eg(Turn, Named, eg(Pos, 0)) :-
-    maplist(named_piece, Named, Pieces),
-    chess_position(Turn, Pieces, Pos).
-
-named_piece(C-L-Name, piece(C, L, Sq)) :-
-    square_name(Sq, Name).
+    named_position(Turn, Named, Pos).
 
 move_names(Moves, Names) :-
     maplist([m(F, T, _), N]>>( square_name(F, FN), square_name(T, TN),

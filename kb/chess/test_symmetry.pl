@@ -14,11 +14,7 @@
    atom_concat(Dir, '/symmetry', Symmetry), use_module(Symmetry).
 
 eg(Turn, Named, eg(Pos, 0)) :-
-    maplist(named_piece, Named, Pieces),
-    chess_position(Turn, Pieces, Pos).
-
-named_piece(C-L-Name, piece(C, L, Sq)) :-
-    square_name(Sq, Name).
+    named_position(Turn, Named, Pos).
 
 images(Pos, Images) :-
     findall(Image, ( between(0, 7, G), symmetric_position(G, Pos, Image) ), Images).
