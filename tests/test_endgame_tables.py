@@ -149,6 +149,7 @@ def test_kbbk_decides_alike_in_symmetric_positions(cli):
     assert (left["chosen"], right["chosen"]) == ("closer_in_1", "closer_in_1")
     representative = "8/8/8/8/B7/3k4/3B4/K7 w - - 0 1"
     assert (left["consulted_at"], right["consulted_at"]) == (representative, representative)
+    assert cli("explain", "kbbk", "--fen", representative, "--json").json()["consulted_at"] is None
     # Black holds the bishops: the representative is shown in the FEN's colours
     mirrored = cli("explain", "kbbk", "--fen", "k2b4/8/8/1bK5/8/8/8/8 b - - 0 1").out
     assert mirrored.splitlines()[0] == (
