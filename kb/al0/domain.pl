@@ -31,8 +31,10 @@ defender and optimal counts from the search solver (al0_solver).
 %!  interface_predicate(?Name, ?Arity, ?Kind) is nondet.
 %
 %   The predicates of the AL0 domain interface, listed once: Kind is
-%   `required`, `declaration` (optional, read by the engine) or `chess`
-%   (optional, makes the domain a chess domain). None of them is a goal
+%   `required`, `declaration` (optional, read by the engine),
+%   `symmetry` (optional, and required with canonical/3: the companions
+%   that map a position, a move and a tree between symmetric positions)
+%   or `chess` (optional, makes the domain a chess domain). None of them is a goal
 %   or a move constraint a table may name.
 
 interface_predicate(legalmove,        3, required).
@@ -57,9 +59,9 @@ interface_predicate(optimal_move,     3, declaration).
 interface_predicate(prepare,          3, declaration).
 interface_predicate(tablebase_json,   1, declaration).
 interface_predicate(canonical,        3, declaration).
-interface_predicate(symmetric_position, 3, declaration).
-interface_predicate(symmetric_move,   3, declaration).
-interface_predicate(inverse_symmetry, 2, declaration).
+interface_predicate(symmetric_position, 3, symmetry).
+interface_predicate(symmetric_move,   3, symmetry).
+interface_predicate(inverse_symmetry, 2, symmetry).
 interface_predicate(chess_material,   2, chess).
 interface_predicate(chess_position,   3, chess).
 interface_predicate(chess_board,      3, chess).
@@ -80,7 +82,7 @@ missing_predicate(D, N, A) :-
     \+ declares(D, N, A).
 missing_predicate(D, N, A) :-
     declares(D, canonical, 3),
-    member(N/A, [symmetric_position/3, symmetric_move/3, inverse_symmetry/2]),
+    interface_predicate(N, A, symmetry),
     \+ declares(D, N, A).
 
 %!  domain_json(+Domain, -Json) is det.
