@@ -27,6 +27,7 @@
             kingtoward/3,               % +Pos, ?Move, -Pos1
             farthest/3,                 % +Pos, ?Move, -Pos1
             narrowest/3,                % +Pos, ?Move, -Pos1
+            narrowest_far/3,            % +Pos, ?Move, -Pos1
             toward_mate/3,              % +Pos, ?Move, -Pos1
             mating_constraint/1         % ?Name
           ]).
@@ -289,6 +290,7 @@ mating_constraint(tightest).
 mating_constraint(kingtoward).
 mating_constraint(farthest).
 mating_constraint(narrowest).
+mating_constraint(narrowest_far).
 mating_constraint(toward_mate).
 
 %! piecemove(+Pos, ?Move, -Pos1) is nondet.
@@ -360,6 +362,25 @@ narrowest(Pos, Move, Pos1) :-
             ( piecemove(Pos, M, P1), lines(P1, Measure) ),
             Keyed),
     best_first(Keyed, Move, Pos1).
+
+%! narrowest_far(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The moves of piecemove/3, those after which the black king's box
+%  spans the fewest lines to its edge first (concepts:box_lines/2),
+%  then those that end farthest from the black king, which it cannot
+%  walk up to at once, then those that leave the box the fewest
+%  squares (ties in the standard order of the moves, m(From, To,
+%  Promo)).
+
+narrowest_far(Pos, Move, Pos1) :-
+    Pos = eg(P, _),
+    king_square(P, b, B),
+    findall(Lines-Away-Squares-(M-P1),
+            ( piecemove(Pos, M, P1), lines(P1, Lines-Squares),
+              M = m(_, To, _), square_distance(To, B, D), Away is -D ),
+            Keyed),
+    msort(Keyed, Sorted),
+    member(_-_-_-(Move-Pos1), Sorted).
 
 %! toward_mate(+Pos, ?Move, -Pos1) is nondet.
 %

@@ -151,6 +151,24 @@ test(narrowest) :-
     pairs_values(Keyed, Measures),
     assertion(msort(Measures, Measures)).
 
+test(narrowest_far) :-
+    % rooks on a3 and g6 shut the king on e4 in ranks 4 and 5: g6-d6
+    % and a3-a5 each leave it four lines to an edge; narrowest/3 takes
+    % the rook to d6, next to the king's box (8 squares), narrowest_far/3
+    % the one to a5, four squares from the king (a box of 20)
+    eg(w, [w-k-a8, w-r-a3, w-r-g6, b-k-e4], Pos),
+    once(narrowest(Pos, Near, P1)),
+    once(narrowest_far(Pos, Far, P2)),
+    move_names([Near, Far], [NearName, FarName]),
+    assertion(NearName-P1 = g6d6-eg(_, 1)),
+    assertion(FarName-P2 = a3a5-eg(_, 1)),
+    box_lines_of(P1, NearMeasure),
+    box_lines_of(P2, FarMeasure),
+    assertion(NearMeasure-FarMeasure == (4-8)-(4-20)),
+    findall(Lines, ( narrowest_far(Pos, _, P), box_lines_of(P, Lines-_) ), AllLines),
+    length(AllLines, 27),
+    assertion(msort(AllLines, AllLines)).
+
 box_lines_of(eg(P, _), Measure) :-
     box_lines(P, Measure).
 
