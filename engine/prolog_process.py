@@ -27,6 +27,7 @@ import resource
 import signal
 import threading
 import time
+from multiprocessing import resource_tracker
 from typing import Any
 
 from engine.prolog import (
@@ -64,8 +65,13 @@ def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
     end the children ourselves. (An ignored signal stays ignored across
     exec, and Python then installs no handler of its own; a blocked one
     would not: the child starts with an empty mask.) SIGINT is blocked
-    here meanwhile, so that a Ctrl-C before or after the child is made is
-    delivered to us; one sent while it is being made is lost."""
+    here meanwhile, so that a Ctrl-C sent while the child is being made
+    waits, and reaches us once it is made.
+
+    multiprocessing's resource tracker is started first: starting it
+    (with the first child a process makes) unblocks SIGINT, which would
+    leave a Ctrl-C of that moment ignored, and lost."""
+    resource_tracker.ensure_running()
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

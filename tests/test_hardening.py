@@ -128,6 +128,36 @@ def test_ctrl_c_at_any_moment_ends_verify_with_a_report():
     assert reports >= 6  # the others came before the command began
 
 
+# Ctrl-C at the moment a process's first child is being made: starting
+# multiprocessing's resource tracker then unblocked SIGINT while the engine
+# ignored it, and the Ctrl-C was lost (a verify then ran to its end).
+CTRL_C_WHILE_THE_FIRST_CHILD_IS_MADE = """
+import multiprocessing, multiprocessing.util as util, os, signal
+from engine.prolog_process import start_shielded
+spawn = util.spawnv_passfds
+def spawn_then_ctrl_c(path, args, fds):
+    pid = spawn(path, args, fds)
+    if any(b"spawn_main" in os.fsencode(arg) for arg in args):
+        os.kill(os.getpid(), signal.SIGINT)
+    return pid
+util.spawnv_passfds = spawn_then_ctrl_c
+signal.signal(signal.SIGINT, signal.default_int_handler)
+child = multiprocessing.get_context("spawn").Process(target=int)
+try:
+    start_shielded(child)
+    print("lost")
+except KeyboardInterrupt:
+    print("interrupted")
+child.join()
+"""
+
+
+def test_ctrl_c_while_the_first_child_is_made_is_not_lost():
+    run = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_THE_FIRST_CHILD_IS_MADE],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (run.stdout, run.returncode) == ("interrupted\n", 0), run.stderr
+
+
 def test_sigterm_leaves_no_worker_behind():
     proc = start("verify", KRK, "--defender", "all", "--positions", "all", "--workers", "2")
     time.sleep(6)
