@@ -452,11 +452,26 @@ cache_limit(1000000).
 
 remembered(Kind, P, Value) :-
     position_code(P, Code),
-    (   cached(Code, Kind, Value0)
+    (   known(Code, Kind, Value0)
     ->  Value = Value0
     ;   measured(Kind, P, Value),
         remember(Code, Kind, Value)
     ).
+
+% known(+Code, +Kind, -Value): the cache answers Kind at the position of
+% Code, a mate search also from the answer of another depth: a mate in
+% fewer moves is a mate in N, and no mate in more moves is no mate in N.
+% KQK's proof (`advice verify kqk --defender all --workers 2`) took 96 s
+% asking the cache for N only and 86 s with it, its figures the same; a
+% seeded sample of it (`--sample 1000 --seed 1`), 65 and 52 s.
+known(Code, Kind, Value) :-
+    cached(Code, Kind, Value),
+    !.
+known(Code, mates_in(N), Value) :-
+    cached(Code, mates_in(M), Value0),
+    (   Value0 == true -> M =< N ; M >= N ),
+    !,
+    Value = Value0.
 
 % position_code(+P, -Code): an integer that no other position has, which
 % the cache keeps in place of P: ten bits a piece (its colour and kind,
@@ -496,7 +511,7 @@ remembered_mate(P, N) :-
 % without it, 60 s with it.
 remembered_escape(P, N) :-
     position_code(P, Code),
-    cached(Code, mates_in(N), false).
+    known(Code, mates_in(N), false).
 
 remember(Code, Kind, Value) :-
     retract(cached_count(N)),

@@ -109,6 +109,18 @@ test(mates_in) :-
     assertion(mates_in(2, Two)),
     assertion(mates_in(1, Pos)).
 
+test(mates_in_answered_from_another_depth) :-
+    % a mate in one is a mate in three, and no mate in two is no mate in
+    % one: the cache answers both without a search (nothing new in it)
+    eg(w, [w-k-g6, w-q-c1, b-k-h8], Mate),     % Qc8#
+    eg(w, [w-k-a1, w-q-b1, b-k-e5], Far),
+    assertion(mates_in(1, Mate)),
+    assertion(\+ mates_in(2, Far)),
+    chess_mating:cached_count(Before),
+    assertion(mates_in(3, Mate)),
+    assertion(\+ mates_in(1, Far)),
+    assertion(chess_mating:cached_count(Before)).
+
 test(piecemove_moves_no_king) :-
     eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
     forall(piecemove(Pos, m(From, _, _), _), square_name(From, h1)),
