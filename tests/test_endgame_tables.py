@@ -110,14 +110,15 @@ def test_a_sample_against_every_defence(table, sample, figures):
             "edge/step_aside: 0 / 1") in verify_text(report).splitlines()
 
 
-# table, sample size (seed 1), then the figures: most moves, mean moves,
-# mean ratio to optimal (4 decimals)
-@pytest.mark.parametrize("table, sample, figures", [
-    (KRRK, 100, (10, 3.92, 1.1593)),
-    (KBBK, 100, (35, 20.79, 1.7535)),
+# table, sample size and seed, then the figures: most moves, mean moves,
+# mean ratio to optimal (4 decimals). KBBK's games differ much in what
+# their searches cost: seed 4's twenty take 17 s, seed 1's hundred 71 s.
+@pytest.mark.parametrize("table, sample, seed, figures", [
+    (KRRK, 100, 1, (10, 3.92, 1.1593)),
+    (KBBK, 20, 4, (30, 19.05, 1.5068)),
 ], ids=["krrk", "kbbk"])
-def test_a_sample_against_the_perfect_defender(table, sample, figures):
-    report = verify(VerifyJob(table, "perfect", sample=sample, seed=1), workers=2)
+def test_a_sample_against_the_perfect_defender(table, sample, seed, figures):
+    report = verify(VerifyJob(table, "perfect", sample=sample, seed=seed), workers=2)
     assert report["by_result"] == {"mate": sample}
     assert (report["max_moves"], report["mean_moves"],
             round(report["mean_ratio"], 4)) == figures
