@@ -66,7 +66,9 @@ def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
     exec, and Python then installs no handler of its own; a blocked one
     would not: the child starts with an empty mask.) SIGINT is blocked
     here meanwhile, so that a Ctrl-C sent while the child is being made
-    waits, and reaches us once it is made.
+    waits, and reaches us once it is made (only one in the instant
+    between blocking it and ignoring it is lost: ignoring a signal drops
+    it where it waits).
 
     multiprocessing's resource tracker is started first: starting it
     (with the first child a process makes) unblocks SIGINT, which would
