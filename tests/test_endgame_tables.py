@@ -2,9 +2,9 @@
 without a tablebase, and a FEN of another endgame refused.
 
 KQK's and krk_plus's proofs against every defence and sweeps against the
-perfect defender run here in full; KRRK's and KBBK's, which take longer than the
-test suite can afford, run in bench/tables.py (figures in the README)
-and here on seeded samples, whose figures are asserted exactly.
+perfect defender run here in full; KRRK's and KBBK's, which take longer
+than the test suite can afford, run in bench/tables.py (figures in the
+README) and here on seeded samples, whose figures are asserted exactly.
 """
 from __future__ import annotations
 
