@@ -425,6 +425,7 @@ def cmd_verify(args) -> None:
             report = verify(job, args.workers, progress, force=args.force,
                             cluster=args.cluster, address=args.address, batch=args.batch)
     except Interrupted as stop:
+        _ignore_ctrl_c_from_now_on()
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
         _print_verify(stop.report, args.json)
         raise SystemExit(130) from None
@@ -960,9 +961,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"advice: {failure}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        _ignore_ctrl_c_from_now_on()
         print("advice: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _ignore_ctrl_c_from_now_on() -> None:
+    """After a Ctrl-C: ignore the next ones, so that a second Ctrl-C (or
+    one on its way to another thread) neither cuts the report short nor
+    kills the process once Python has given SIGINT back to the system
+    while it exits (exit status 130, not death by SIGINT)."""
+    while True:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            return
+        except KeyboardInterrupt:  # one more came before the handler changed
+            continue
 
 
 def _bad_input(text: str, as_json: bool) -> int:

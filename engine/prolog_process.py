@@ -60,27 +60,38 @@ def die_with_parent() -> None:
 
 
 def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
-    """Start a child process that ignores SIGINT from its first instruction,
-    so that a Ctrl-C sent to the whole process group reaches only us: we
-    end the children ourselves. (An ignored signal stays ignored across
-    exec, and Python then installs no handler of its own; a blocked one
-    would not: the child starts with an empty mask.) SIGINT is blocked
-    here meanwhile, so that a Ctrl-C sent while the child is being made
-    waits, and reaches us once it is made (only one in the instant
-    between blocking it and ignoring it is lost: ignoring a signal drops
-    it where it waits).
+    """Start a child process that cannot be interrupted by a Ctrl-C sent to
+    the whole process group: we end the children ourselves, and report.
+
+    SIGINT is blocked in this thread while the child is made, and a child
+    inherits the mask across exec; its first act is :func:`ignore_ctrl_c`,
+    which drops a Ctrl-C that waited. Meanwhile a Ctrl-C meant for us is
+    only noted (another thread of ours may be the one that receives it:
+    numpy's OpenBLAS keeps one) and raised once the child is made, as
+    ``KeyboardInterrupt`` where the old handler would have raised it.
 
     multiprocessing's resource tracker is started first: starting it
-    (with the first child a process makes) unblocks SIGINT, which would
-    leave a Ctrl-C of that moment ignored, and lost."""
+    (with the first child a process makes) unblocks SIGINT."""
     resource_tracker.ensure_running()
-    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    old_handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    noted = []
+    old_handler = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
-        proc.start()
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
     finally:
         signal.signal(signal.SIGINT, old_handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+    if noted:
+        signal.raise_signal(signal.SIGINT)  # to the handler we had
+
+
+def ignore_ctrl_c() -> None:
+    """The first act of a child of :func:`start_shielded`: ignore SIGINT
+    (dropping one that waited) and unblock it again."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def halt_now() -> None:
@@ -104,8 +115,8 @@ def limit_memory(limit: int | None) -> None:
 
 def _serve(conn, limits: Limits) -> None:
     """The child: one PrologSession answering the parent's calls."""
+    ignore_ctrl_c()  # the parent handles Ctrl-C
     die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     limit_memory(limits.memory)
     from engine import prolog
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
-import signal
 import time
 from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Iterator
@@ -36,7 +35,9 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 from engine.prolog import (
     EngineError, Limits, configure_limits, current_limits, use_in_process_session,
 )
-from engine.prolog_process import die_with_parent, halt_words, limit_memory, start_shielded
+from engine.prolog_process import (
+    die_with_parent, halt_words, ignore_ctrl_c, limit_memory, start_shielded,
+)
 
 #: how often the pool looks up from waiting (Ctrl-C is handled between looks)
 POLL = 0.2
@@ -61,7 +62,7 @@ def heartbeat() -> None:
 def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Callable) -> None:
     global _POOL_CONNECTION
     _POOL_CONNECTION = conn
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the workers
+    ignore_ctrl_c()  # the parent ends the workers
     die_with_parent()
     limit_memory(limits.memory)
     configure_limits(seconds=limits.seconds, inferences=limits.inferences,
