@@ -11,6 +11,7 @@ traceback; under ``--json`` the error is also the JSON object on stdout,
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -48,6 +49,8 @@ EXIT_BAD_INPUT = 2
 #: A reader that went away (``advice ... | head -1``): 128 + SIGPIPE, as a
 #: program that the signal ends.
 EXIT_BROKEN_PIPE = 141
+#: Ctrl-C: 128 + SIGINT, as a program that the signal ends.
+EXIT_INTERRUPTED = 130
 
 
 class Failure(Exception):
@@ -428,7 +431,7 @@ def cmd_verify(args) -> None:
         _ignore_ctrl_c_from_now_on()
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
         _print_verify(stop.report, args.json)
-        raise SystemExit(130) from None
+        raise _Reported from None
     _print_verify(report, args.json)
     if report["failures"]:
         raise Failure(f"the table fails from {report['failures']:,} of "
@@ -960,11 +963,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Failure as failure:
         print(f"advice: {failure}", file=sys.stderr)
         return 1
+    except _Reported:
+        return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         _ignore_ctrl_c_from_now_on()
         print("advice: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     return 0
+
+
+def run() -> None:
+    """The ``advice`` program (its console script, and ``python -m
+    engine.cli``): :func:`main`, then exit with its code. After a Ctrl-C
+    it ends at once, its output flushed, so that nothing of Python's own
+    exit (finalisers, SIGINT handed back to the system) can turn exit
+    status 130 into a death by SIGINT."""
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError):
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
+class _Reported(Exception):
+    """A command was interrupted and has printed what it had done."""
 
 
 def _ignore_ctrl_c_from_now_on() -> None:
@@ -1014,4 +1038,4 @@ def _discard_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
