@@ -16,6 +16,7 @@ import pytest
 
 from engine.prolog import kb_path, session
 from engine.prolog_process import ProcessSession
+from engine.render import verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -67,8 +68,7 @@ def test_a_sample_is_not_a_proof(cli):
     report = run.json()
     assert (report["complete"], report["sample"], report["proved"]) == (True, True, False)
     assert report["failures"] == 0 and run.code == 0
-    text = cli("verify", KRK, "--defender", "all", "--positions", "all", "--sample", "60",
-               "--seed", "4").out
+    text = verify_text(report)
     assert "proved" not in text
     assert "no failure in 60 of 175,168 positions (not a proof: a sample)" in text
 
