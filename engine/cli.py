@@ -28,7 +28,8 @@ if threading.current_thread() is threading.main_thread() and \
         multiprocessing.parent_process() is None and \
         signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
     # Ctrl-C while the modules below load ends quietly; main() then takes over.
-    # (The engine's child processes start with SIGINT ignored: their parent
+    # (The engine's child processes, which may import this module as their
+    # main one, start with SIGINT blocked and then ignore it: their parent
     # ends them, and reports.)
     signal.signal(signal.SIGINT, _interrupted_while_starting)
 
