@@ -45,6 +45,7 @@ from engine.prolog import (  # noqa: E402
     DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
     configure_limits, kb_path, trust_user_files,
 )
+from engine.prolog_process import ignore_ctrl_c  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 #: A reader that went away (``advice ... | head -1``): 128 + SIGPIPE, as a
@@ -429,7 +430,7 @@ def cmd_verify(args) -> None:
             report = verify(job, args.workers, progress, force=args.force,
                             cluster=args.cluster, address=args.address, batch=args.batch)
     except Interrupted as stop:
-        _ignore_ctrl_c_from_now_on()
+        ignore_ctrl_c()
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
         _print_verify(stop.report, args.json)
         raise _Reported from None
@@ -967,7 +968,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Reported:
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
-        _ignore_ctrl_c_from_now_on()
+        ignore_ctrl_c()
         print("advice: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
@@ -992,17 +993,6 @@ def run() -> None:
 
 class _Reported(Exception):
     """A command was interrupted and has printed what it had done."""
-
-
-def _ignore_ctrl_c_from_now_on() -> None:
-    """After a Ctrl-C: ignore the next ones, so that a second Ctrl-C does
-    not cut short the report of what was done."""
-    while True:
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            return
-        except KeyboardInterrupt:  # one more came before the handler changed
-            continue
 
 
 def _bad_input(text: str, as_json: bool) -> int:

@@ -88,9 +88,16 @@ def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
 
 
 def ignore_ctrl_c() -> None:
-    """The first act of a child of :func:`start_shielded`: ignore SIGINT
-    (dropping one that waited) and unblock it again."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Ignore SIGINT from now on (dropping one that waits) and unblock it:
+    the first act of a child of :func:`start_shielded`, and the CLI's once
+    it has handled a Ctrl-C, so that a second one does not cut short its
+    report of what was done."""
+    while True:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            break
+        except KeyboardInterrupt:  # one more came before the handler changed
+            continue
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 

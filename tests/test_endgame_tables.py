@@ -2,8 +2,8 @@
 tablebase, and a FEN of another endgame refused.
 
 The full proofs against every defence and sweeps against the perfect
-defender take longer than the test suite can afford (from a minute for
-KQK to half an hour for KRRK): they run in bench/tables.py (figures in
+defender take longer than the test suite can afford (two minutes for
+KQK's, half an hour for KRRK's): they run in bench/tables.py (figures in
 the README). Here each table runs on seeded samples, whose figures are
 asserted exactly.
 """
