@@ -64,6 +64,7 @@
           ]).
 % Compile arithmetic inline (this flag is restored at the end of the file).
 :- set_prolog_flag(optimise, true).
+:- use_module(symmetry, [sym_square/3, least_image_symmetries/3]).
 
 /** <module> King and rook versus king: an AL0 domain
 
@@ -813,8 +814,34 @@ mate_within(N, W, R, B) :-
     ),
     Found == 1.
 
+% mate_index(+N, +W, +R, +B, -I): where the answer for mate in N at W, R,
+% B is kept: the same place for the position's eight images in the
+% board's symmetries, which have the same answer, so that a search
+% answers each class of them once (a fresh mates_in(11) from Ke1 Rb1 /
+% Ke5 took 10.1 s with a place for each position, 3.8 to 5.0 s with one
+% for each class).
 mate_index(N, W, R, B, I) :-
-    I is (((N - 1)*64 + W)*64 + R)*64 + B + 1.
+    least_image_key(W, R, B, Key),
+    I is (N - 1)*262144 + Key + 1.
+
+% least_image_key(+W, +R, +B, -Key): the least (W1*64 + R1)*64 + B1 over
+% the images W1, R1, B1 of the three squares in the eight symmetries;
+% only the one or two symmetries that take W to its least image can
+% give it.
+least_image_key(W, R, B, Key) :-
+    least_image_symmetries(W, G1, G2),
+    image_key(G1, W, R, B, Key1),
+    (   G2 == G1
+    ->  Key = Key1
+    ;   image_key(G2, W, R, B, Key2),
+        Key is min(Key1, Key2)
+    ).
+
+image_key(G, W, R, B, Key) :-
+    sym_square(G, W, W1),
+    sym_square(G, R, R1),
+    sym_square(G, B, B1),
+    Key is (W1*64 + R1)*64 + B1.
 
 % known_no_mate(+N, +W, +R, +B): no mate in N is already remembered.
 known_no_mate(N, W, R, B) :-

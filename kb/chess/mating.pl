@@ -34,6 +34,7 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(chess, [legal_move/3, kind_rank/2]).
+:- use_module(symmetry, [least_image_symmetries/3, symmetric_position/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/4]).
 % Arithmetic compiled in this file (the flag ends with it): the cache's
@@ -451,7 +452,7 @@ cached_count(0).
 cache_limit(1000000).
 
 remembered(Kind, P, Value) :-
-    position_code(P, Code),
+    kind_code(Kind, P, Code),
     (   known(Code, Kind, Value0)
     ->  Value = Value0
     ;   measured(Kind, P, Value),
@@ -486,6 +487,38 @@ position_code(pos(Side, Pieces, EP), Code) :-
     (   EP == none -> E = 0 ; E is EP + 1 ),
     Code is (Code0 << 8) \/ (S << 7) \/ E.
 
+% kind_code(+Kind, +P, -Code): the key under which the answer of Kind at
+% P is remembered: a mate search's by class_code/2, every other by
+% position_code/2.
+kind_code(mates_in(_), P, Code) :-
+    !,
+    class_code(P, Code).
+kind_code(_, P, Code) :-
+    position_code(P, Code).
+
+% class_code(+P, -Code): the position_code/2 of the least of P's images
+% in the board's eight symmetries (chess/symmetry.pl), which all have
+% the same mates; P's own code when it has pawns.  A mate search that
+% meets an image of a position it searched reuses the answer: KQK's
+% proof XXX.
+class_code(P, Code) :-
+    P = pos(Side, Pieces, _),
+    (   memberchk(p(_, p, _), Pieces)
+    ->  position_code(P, Code)
+    ;   king_square(P, w, W),
+        least_image_symmetries(W, G1, G2),
+        image_code(G1, Side, Pieces, Code1),
+        (   G2 == G1
+        ->  Code = Code1
+        ;   image_code(G2, Side, Pieces, Code2),
+            Code is min(Code1, Code2)
+        )
+    ).
+
+image_code(G, Side, Pieces, Code) :-
+    symmetric_position(G, eg(pos(Side, Pieces, none), 0), eg(Image, _)),
+    position_code(Image, Code).
+
 pieces_code([], Code, Code).
 pieces_code([p(Colour, Kind, Sq)|Pieces], Code0, Code) :-
     kind_rank(Kind, Rank),
@@ -511,7 +544,7 @@ remembered_mate(P, N) :-
 % proof (`advice verify kqk --defender all --workers 2`) took 72 s
 % without it, 60 s with it.
 remembered_escape(P, N) :-
-    position_code(P, Code),
+    class_code(P, Code),
     known(Code, mates_in(N), false).
 
 remember(Code, Kind, Value) :-

@@ -2,7 +2,9 @@
           [ canonical/3,                % +Pos, -Canon, -Symmetry
             symmetric_position/3,       % +Symmetry, +Pos, -Pos1
             symmetric_move/3,           % +Symmetry, +Move, -Move1
-            inverse_symmetry/2          % +Symmetry, -Inverse
+            inverse_symmetry/2,         % +Symmetry, -Inverse
+            sym_square/3,               % ?Symmetry, ?Square, ?Image
+            least_image_symmetries/3    % ?Square, ?Symmetry1, ?Symmetry2
           ]).
 :- use_module(library(apply)).
 :- use_module(library(lists)).
@@ -36,8 +38,28 @@ sym_square_clause(sym_square(G, S, S1)) :-
     ( G /\ 4 =:= 0 -> F = F1, R = R1 ; F = R1, R = F1 ),
     S1 is R * 8 + F.
 
+%! sym_square(?Symmetry, ?Square, ?Image) is nondet.
+%
+%  Image is the square Square goes to in Symmetry (facts, made when this
+%  file is compiled).
+
+%! least_image_symmetries(?Square, ?Symmetry1, ?Symmetry2) is nondet.
+%
+%  Symmetry1 and Symmetry2 take Square to the least (by number) of its
+%  eight images; they are one and the same unless Square is on a long
+%  diagonal.  The least image of a position keyed by one of its pieces
+%  is found among the images by these two alone.
+
+least_image_symmetries_clause(least_image_symmetries(S, G1, G2)) :-
+    between(0, 63, S),
+    aggregate_all(min(S1), sym_square_clause(sym_square(_, S, S1)), Least),
+    findall(G, sym_square_clause(sym_square(G, S, Least)), [G1|Gs]),
+    (   Gs = [G2] -> true ; Gs = [], G2 = G1 ).
+
 term_expansion(sym_squares, Clauses) :-
-    findall(C, sym_square_clause(C), Clauses).
+    findall(C, sym_square_clause(C), C1),
+    findall(C, least_image_symmetries_clause(C), C2),
+    append(C1, C2, Clauses).
 
 sym_squares.
 
