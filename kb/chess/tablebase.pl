@@ -207,17 +207,37 @@ won_position(White, Black, Pos) :-
     table_key(Name, Key),
     nb_getval(Key, Bytes),
     layout(WKinds, BKinds, Region, Pieces, Radix, Size),
-    Last is Size - 1,
-    between(0, Last, Index),
-    sub_string(Bytes, Index, 1, _, Char),
-    string_code(1, Char, Byte),
-    Byte =\= 0, Byte =\= 255, Byte mod 2 =:= 0,          % won for White
+    won_index(Bytes, Size, Index),
     index_squares(Region, Radix, Pieces, Index, Squares),
     (   \+ on_mirror_line(Region, Squares)
     ->  alike_in_order(Pieces, Squares)     % the least of the swaps' indexes
     ;   canonical(Region, Pieces, Squares, Index)
     ),
     table_position(Pieces, Squares, Pos).
+
+% won_index(+Bytes, +Size, -Index): on backtracking, in order, each of
+% the first Size indexes of Bytes whose byte says that White, to move,
+% wins.  The bytes are read a chunk at a time as a list of codes: a
+% sub_string/5 for each byte made KRRK's 520,702 starts take 9.8 s to
+% list, and string_code/3 is not O(1).
+won_index(Bytes, Size, Index) :-
+    chunk_size(Chunk),
+    LastChunk is (Size - 1) // Chunk,
+    between(0, LastChunk, C),
+    Offset is C * Chunk,
+    Length is min(Chunk, Size - Offset),
+    sub_string(Bytes, Offset, Length, _, Part),
+    string_codes(Part, Codes),
+    won_in(Codes, Offset, Index).
+
+chunk_size(4096).
+
+won_in([Byte|Bytes], Index0, Index) :-
+    (   Byte =\= 0, Byte =\= 255, Byte mod 2 =:= 0,     % won for White
+        Index = Index0
+    ;   Index1 is Index0 + 1,
+        won_in(Bytes, Index1, Index)
+    ).
 
 % table_position(+Pieces, +Squares, -Pos): the position, White to move, of
 % the pieces (Colour-Kind) on their squares.  A table marks every
@@ -252,13 +272,16 @@ layout(WKinds, BKinds, Region, Pieces, Radix, Size) :-
 index_squares(Region, Radix, Pieces, Index, [WK|Rest]) :-
     Slot is Index // Radix,
     slot_square(Region, Slot, WK),
-    length(Pieces, N),
-    N1 is N - 1,
-    numlist(1, N1, Places),
-    maplist(index_digit(Index, N1), Places, Rest).
+    Pieces = [_|Others],
+    index_digits(Others, Index, [], Rest).
 
-index_digit(Index, N1, Place, Sq) :-
-    Sq is (Index // (64 ^ (N1 - Place))) mod 64.
+% index_digits(+Pieces, +Index, +Squares0, -Squares): the base-64 digits
+% of Index, one for each of Pieces, the last digit last.
+index_digits([], _, Squares, Squares).
+index_digits([_|Pieces], Index, Squares0, Squares) :-
+    Sq is Index /\ 63,
+    Index1 is Index >> 6,
+    index_digits(Pieces, Index1, [Sq|Squares0], Squares).
 
 slot_square(Region, Slot, Sq) :-
     region_code(Region, R),
