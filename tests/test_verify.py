@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from engine.prolog import kb_path
-from engine.verify import VerifyJob, verify
+from engine.prolog import kb_path, session
+from engine.verify import VerifyJob, _chosen_starts, _worker_setup, prepare, verify
 
 KRK = str(kb_path("chess/krk.adv"))
 TTT = str(kb_path("games/tictactoe.adv"))
@@ -94,6 +94,19 @@ def test_workers_do_not_change_the_longest_line_nor_the_states():
     assert one["longest"]["line"][:4] == ["Rg2+", "Kd3", "Ra2", "Ke4"]
     assert one["longest"]["line"][-1] == "Rh6#"
     assert len(one["longest"]["line"]) == 2 * 33 - 1
+
+
+def test_a_worker_of_a_sample_reads_the_sample_instead_of_listing_every_start():
+    # the parent writes the sample's starts for the workers; a whole set
+    # is listed by each worker itself
+    assert _chosen_starts(VerifyJob(KRK, "all")) is None
+    job = VerifyJob(KRK, "all", sample=3, seed=2)
+    prepare(job)
+    chosen = _chosen_starts(job)
+    assert chosen.count("krk(w,") == 3
+    prepare(VerifyJob(KRK, "all", sample=5, seed=9))  # other starts, as in a fresh worker
+    _worker_setup(job, chosen)
+    assert session().ask("al0_verify:starts_text(Out)") == chosen
 
 
 def test_book_table_stalemates_are_counterexamples_with_fen_and_san():

@@ -1,6 +1,8 @@
 :- module(al0_verify,
           [ prepare_starts/5,           % +Domain, +Set, +Sample, -Count, -Population
             prepare_starts_job/4,       % +Domain, +Set, +Sample, -Json
+            starts_text/1,              % -Text
+            use_starts/1,               % +Text
             verify_games/7,             % +Ctx, +From, +To, +Kind, +Seed, +MaxUs, -Json
             verify_all/6,               % +Ctx, +From, +To, +MaxUs, +Lost, -Json
             forget_states/0
@@ -75,6 +77,26 @@ prepare_starts_job(D, Set, Sample, Json) :-
           error(domain_error(sample_within(Population), _), _),
           Count = @(null)),
     json_string(json([count=Count, population=Population]), Json).
+
+%!  starts_text(-Text) is det.
+%
+%   Text is the start positions prepare_starts/5 chose, written so that
+%   use_starts/1 reads them back in another process: a worker of a
+%   sampled job takes the sample from there instead of listing every
+%   start position again.
+
+starts_text(Text) :-
+    nb_getval(al0_starts, Array),
+    format(string(Text), "~k", [Array]).
+
+%!  use_starts(+Text) is det.
+%
+%   The start positions are those of Text, as starts_text/1 wrote them
+%   (read as data: nothing in Text is called).
+
+use_starts(Text) :-
+    term_string(Array, Text),
+    nb_setval(al0_starts, Array).
 
 slice(From, To, Positions) :-
     nb_getval(al0_starts, Array),
