@@ -500,7 +500,8 @@ kind_code(_, P, Code) :-
 % in the board's eight symmetries (chess/symmetry.pl), which all have
 % the same mates; P's own code when it has pawns.  A mate search that
 % meets an image of a position it searched reuses the answer: KQK's
-% proof XXX.
+% proof (`advice verify kqk --defender all --workers 2`) took 127 s
+% with position_code/2 and 78 s with this, its figures the same.
 class_code(P, Code) :-
     P = pos(Side, Pieces, _),
     (   memberchk(p(_, p, _), Pieces)

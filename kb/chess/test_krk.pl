@@ -408,6 +408,21 @@ test(mate_in_four_not_three) :-         % Ka5 Ka8 Kb6 Kb8 Rc4 Ka8 Rc8#
     assertion(mates_in(4, P)),          % the remembered answer
     assertion(\+ mates_in(3, P)).
 
+test(one_answer_for_the_eight_images) :-
+    % the answer for a position is kept where its images' answers are
+    findall(I, ( member(W-R-B, [a4-b4-a7, h4-g4-h7, a5-b5-a2, d1-d2-g1, e8-e7-b8]),
+                 maplist(square_name, [WS, RS, BS], [W, R, B]),
+                 krk:mate_index(4, WS, RS, BS, I) ),
+            [I0|Is]),
+    assertion(maplist(==(I0), Is)),
+    pos(w, a4, b4, a7, P),
+    assertion(mates_in(4, P)),
+    pos(w, h4, g4, h7, Image),
+    krk:mate_index(4, 31, 30, 55, J),
+    krk:mates_known(Known),
+    assertion(arg(J, Known, 1)),        % remembered before it is asked
+    assertion(mates_in(4, Image)).
+
 test(not_with_black_to_move) :-
     pos(b, b6, c1, a8, P),
     assertion(\+ mates_in(1, P)).

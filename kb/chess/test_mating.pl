@@ -121,6 +121,16 @@ test(mates_in_answered_from_another_depth) :-
     assertion(\+ mates_in(1, Far)),
     assertion(chess_mating:cached_count(Before)).
 
+test(mates_in_answered_for_a_symmetric_image) :-
+    % the mirror image of a position searched (the board turned about
+    % the a1-h8 diagonal) is answered from the cache, without a search
+    eg(w, [w-k-f6, w-q-b1, b-k-h8], Two),      % Qb7 Kg8 Qg7#
+    eg(w, [w-k-f6, w-q-a2, b-k-h8], Image),    % Qg2 Kh7 Qg7#
+    assertion(mates_in(2, Two)),
+    chess_mating:cached_count(Before),
+    assertion(mates_in(2, Image)),
+    assertion(chess_mating:cached_count(Before)).
+
 test(piecemove_moves_no_king) :-
     eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
     forall(piecemove(Pos, m(From, _, _), _), square_name(From, h1)),
