@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,37 @@ def command_lines() -> dict[int, bytes]:
             except OSError:  # it ended meanwhile
                 continue
     return found
+
+
+def cpu_seconds(pid: int) -> tuple[float, int]:
+    """The user and system CPU time process ``pid`` has used, and its
+    process group ((0, 0) once it has ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), int(fields[2])
+
+
+def wait_for_cpu(marker: bytes, processes: int, seconds: float, *, group: int | None = None,
+                 deadline: float = 120) -> None:
+    """Return once ``processes`` processes whose command line holds
+    ``marker`` (in process group ``group``, where given) have each used
+    ``seconds`` of CPU time, or when ``deadline`` seconds have passed: a
+    test that must interrupt work under way waits for the work, not for
+    the clock, which a loaded machine makes too short."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        busy = 0
+        for pid, command in command_lines().items():
+            if marker in command:
+                used, pgrp = cpu_seconds(pid)
+                busy += used >= seconds and group in (None, pgrp)
+        if busy >= processes:
+            return
+        time.sleep(0.25)
+
+
 SHARED_REFERENCE = ROOT.parent / "shared" / "reference"
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import command_lines
+from conftest import command_lines, wait_for_cpu
 from engine.prolog import kb_path
 
 KRK = str(kb_path("chess/krk.adv"))
@@ -32,27 +32,6 @@ def ray_processes() -> list[str]:
 ACTOR_CPU_SECONDS = 8.0
 
 
-def wait_for_actors_to_work(actors: int, deadline_seconds: float = 120) -> None:
-    """Return once ``actors`` Ray actors have each used ACTOR_CPU_SECONDS
-    of CPU time (or when the deadline passes)."""
-    deadline = time.monotonic() + deadline_seconds
-    while time.monotonic() < deadline:
-        used = [cpu_seconds(pid) for pid, command in command_lines().items()
-                if b"ray::PrologActor" in command]
-        if len(used) >= actors and min(used) >= ACTOR_CPU_SECONDS:
-            return
-        time.sleep(0.25)
-
-
-def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time of process ``pid`` (0 once it has ended)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                         "'advice[cluster]' (make test installs it)")
@@ -67,7 +46,7 @@ def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
     # on a fresh clone, none had come back after 14 s, so the test counts
     # the actors' CPU time, not the clock's (the whole run takes about
     # 100 s here)
-    wait_for_actors_to_work(2)
+    wait_for_cpu(b"ray::PrologActor", 2, ACTOR_CPU_SECONDS)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from conftest import wait_for_cpu
 from engine.prolog import kb_path, session
 from engine.verify import VerifyJob, _chosen_starts, _worker_setup, prepare, verify
 
@@ -162,7 +163,9 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
          "--workers", "2", "--positions", "all", "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         start_new_session=True)
-    time.sleep(12)
+    # the two workers at work: each has listed the 175,168 starts (about
+    # 2 s of CPU) and verified some
+    wait_for_cpu(b"spawn_main", 2, 4.0, group=proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
