@@ -26,8 +26,8 @@ def command_lines() -> dict[int, bytes]:
     return found
 
 
-def cpu_seconds(pid: int) -> tuple[float, int]:
-    """The user and system CPU time process ``pid`` has used, and its
+def cpu_time_and_group(pid: int) -> tuple[float, int]:
+    """The user and system CPU seconds process ``pid`` has used, and its
     process group ((0, 0) once it has ended)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -45,12 +45,10 @@ def wait_for_cpu(marker: bytes, processes: int, seconds: float, *, group: int | 
     the clock, which a loaded machine makes too short."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
-        busy = 0
-        for pid, command in command_lines().items():
-            if marker in command:
-                used, pgrp = cpu_seconds(pid)
-                busy += used >= seconds and group in (None, pgrp)
-        if busy >= processes:
+        used = [cpu_time_and_group(pid) for pid, command in command_lines().items()
+                if marker in command]
+        busy = [cpu for cpu, pgrp in used if cpu >= seconds and group in (None, pgrp)]
+        if len(busy) >= processes:
             return
         time.sleep(0.25)
 
