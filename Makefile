@@ -11,8 +11,10 @@ STAMP  := $(VENV)/.installed
 demo: setup
 	$(BIN)/advice demo
 
+# The tests run in one process per core (pytest-xdist); those that start a
+# Ray run one after another in one of them (their xdist_group).
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 setup: swipl graphviz $(STAMP)
 

@@ -44,6 +44,15 @@ def cache_dir(*parts: str) -> Path:
     return path
 
 
+def write_whole(path: Path, content: bytes) -> None:
+    """Write ``content`` to ``path`` through a temporary file, so that a
+    reader (another ``advice`` command, another process of a parallel
+    test run) never sees half of it."""
+    temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    temporary.write_bytes(content)
+    os.replace(temporary, path)
+
+
 def _blocking(path: Path) -> str | None:
     """What stands where a folder of ``path`` should be, if a file does."""
     for folder in (path, *path.parents):

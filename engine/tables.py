@@ -17,7 +17,7 @@ from advice.checker import KBVocabulary, check_or_raise
 from advice.compiler import CompiledTable, compile_table
 from advice.errors import Diagnostic
 from advice.parser import parse, parse_file
-from engine.cache import cache_dir, keep_recent
+from engine.cache import cache_dir, keep_recent, write_whole
 from engine.chess_io import fen_material
 from engine.domains import Domain, declarations, describe
 from engine.prolog import BadInput, InterfaceError, KBLoadError, atom, integer, kb_path, session
@@ -169,7 +169,7 @@ def load_table(path: str | Path | None = None, *, text: str | None = None,
     compiled = compile_table(table, vocab)
     target = cache_dir("tables") / f"{compiled.module}.pl"
     if not target.is_file() or target.read_text() != compiled.source():
-        target.write_text(compiled.source())
+        write_whole(target, compiled.source().encode())
     keep_recent(target)
     session().load_file(target, context="user", reload=False)  # named by its content
     session().use_module("al0/al0.pl")

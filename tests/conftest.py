@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -37,16 +38,17 @@ def cpu_time_and_group(pid: int) -> tuple[float, int]:
 
 
 def wait_for_cpu(marker: bytes, processes: int, seconds: float, *, group: int | None = None,
-                 deadline: float = 120) -> None:
+                 ignore: Collection[int] = (), deadline: float = 120) -> None:
     """Return once ``processes`` processes whose command line holds
-    ``marker`` (in process group ``group``, where given) have each used
-    ``seconds`` of CPU time, or when ``deadline`` seconds have passed: a
-    test that must interrupt work under way waits for the work, not for
-    the clock, which a loaded machine makes too short."""
+    ``marker`` (in process group ``group``, where given; not those of
+    ``ignore``) have each used ``seconds`` of CPU time, or when
+    ``deadline`` seconds have passed: a test that must interrupt work
+    under way waits for the work, not for the clock, which a loaded
+    machine makes too short."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         used = [cpu_time_and_group(pid) for pid, command in command_lines().items()
-                if marker in command]
+                if marker in command and pid not in ignore]
         busy = [cpu for cpu, pgrp in used if cpu >= seconds and group in (None, pgrp)]
         if len(busy) >= processes:
             return

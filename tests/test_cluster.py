@@ -14,6 +14,10 @@ from conftest import command_lines
 from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
+#: every test that starts or joins a Ray runs in one process of a parallel
+#: run (pytest -n), one after another: two Rays on one machine would meet
+pytestmark = pytest.mark.xdist_group("ray")
+
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                           "'advice[cluster]' (make test installs it)")
 

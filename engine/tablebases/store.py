@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from engine.cache import cache_dir
+from engine.cache import cache_dir, write_whole
 from engine.tablebases import retrograde
 from engine.tablebases.layout import Layout
 from engine.tablebases.material import Material
@@ -84,8 +83,8 @@ class Store:
         seconds = time.perf_counter() - started
         values = solved.values
         figures = {**statistics(solved), "build_seconds": round(seconds, 3)}
-        _write(data, values.tobytes())
-        _write(meta, json.dumps({"version": VERSION, "material": material.name,
+        write_whole(data, values.tobytes())
+        write_whole(meta, json.dumps({"version": VERSION, "material": material.name,
                                  "size": layout.size,
                                  "sha256": hashlib.sha256(values.tobytes()).hexdigest(),
                                  "figures": figures}, indent=1).encode())
@@ -105,10 +104,3 @@ class Store:
             return None
         self._arrays[material] = np.frombuffer(raw, np.uint8).reshape(2, size)
         return Table(material, data, info["figures"], "cache", time.perf_counter() - started)
-
-
-def _write(path: Path, content: bytes) -> None:
-    """Write through a temporary file, so that a reader never sees half."""
-    temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    temporary.write_bytes(content)
-    os.replace(temporary, path)
