@@ -83,6 +83,17 @@ def user_files_trusted() -> bool:
     return os.environ.get(TRUST_VARIABLE) == "1"
 
 
+def compiled_here(path: Path) -> bool:
+    """Whether ``path`` is a table the engine compiled into its cache
+    (loaded unchecked: the engine wrote it from a checked table)."""
+    path = Path(path).resolve()
+    if path.parent.name != "tables":
+        return False
+    from engine.cache import cache_dir
+
+    return path.parent == cache_dir("tables").resolve()
+
+
 def configure_limits(*, seconds: float | None = None, inferences: int | None = None,
                      memory: int | None = DEFAULT_MEMORY) -> None:
     """Set the limits of every Prolog job from now on (see :class:`Limits`).
@@ -294,10 +305,7 @@ class PrologSession:
         own = path.is_relative_to(kb_path("").resolve())
         if reload is None:
             reload = not own
-        if not own and path.parent.name == "tables":  # a table the engine compiled?
-            from engine.cache import cache_dir
-
-            own = path.parent == cache_dir("tables").resolve()
+        own = own or compiled_here(path)
         guarded = not (own or (user_files_trusted() if trusted is None else trusted))
         if guarded:
             size = path.stat().st_size

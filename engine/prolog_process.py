@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.prolog import (
     DEFAULT_SECONDS, KBLoadError, Limits, PrologGoalError, PrologSession, SearchLimitError,
-    current_limits, user_files_trusted,
+    compiled_here, current_limits, user_files_trusted,
 )
 
 #: seconds (beyond 5% more) the parent waits past a call's time limit
@@ -166,9 +166,11 @@ class ProcessSession:
     def load_file(self, path, context: str | None = None, reload: bool | None = None,
                   trusted: bool | None = None):
         """As :meth:`engine.prolog.PrologSession.load_file`, in the child; by
-        default trusted as :func:`~engine.prolog.user_files_trusted` says here."""
+        default trusted as :func:`~engine.prolog.user_files_trusted` says here,
+        and a table compiled into the cache as this process names the cache
+        (the child's environment is the one it started with)."""
         if trusted is None:
-            trusted = user_files_trusted()
+            trusted = user_files_trusted() or compiled_here(path)
         return self._load("load_file", (path,),
                           {"context": context, "reload": reload, "trusted": trusted})
 

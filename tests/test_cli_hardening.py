@@ -360,3 +360,26 @@ def test_the_wheel_ships_the_knowledge_without_its_tests(tmp_path):
                 if p.suffix in (".pl", ".adv", ".toml", ".md")
                 and not p.name.startswith("test_")}
     assert shipped == expected
+
+
+def test_a_table_compiled_into_the_cache_loads_whatever_cache_the_prolog_process_began_with(
+        tmp_path, monkeypatch):
+    # The Prolog process keeps the environment it started with; whether a
+    # compiled table is the engine's own (loaded unchecked) is decided
+    # where the table was written.  It was decided in the Prolog process,
+    # and a test that started it with a cache of its own made every later
+    # table there "a call into another module".
+    from engine.prolog import session
+    from engine.tables import load_table
+
+    monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path / "first"))
+    session().close()
+    try:
+        load_table(kb_path("chess/krk.adv"))  # starts a Prolog process with "first"
+        monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path / "second"))
+        table = load_table(text=(kb_path("chess/krk.adv").read_text()
+                                 .replace("rule edge_rule:", "rule edge_rules:")),
+                           filename="renamed.adv")
+        assert (tmp_path / "second" / "tables" / f"{table.compiled.module}.pl").is_file()
+    finally:
+        session().close()  # the next test's Prolog starts with its own cache
