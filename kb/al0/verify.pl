@@ -330,46 +330,14 @@ worst(Ctx, State, Ok, Left, Path, Value) :-
     state_sha(Ctx, State, Sha),
     (   memberchk(Sha, Path)
     ->  Value = fail(loop, [])
-    ;   known(Ctx, State, Sha, Left, Known)
+    ;   memo(Sha, Known)
     ->  Value = Known
     ;   us_value(Ctx, State, Ok, Left, [Sha|Path], Value),
-        remember(Sha, Left, Value),
-        (   valued(Sha) -> true ; assertz(valued(Sha)) )
-    ).
-
-% known(+Ctx, +State, +Sha, +Left, -Value): what the memo says of State
-% reached with Left moves of ours to go.  A success in Moves holds
-% whatever the limit; where Moves do not fit in Left, the worst defence
-% takes the game past the limit, along the first Left moves of its line.
-% A failure at the move limit found with Left0 moves to go holds for any
-% Left up to Left0.  So a start fails at the limit exactly when it would
-% alone, whatever was valued before it.
-known(Ctx, State, Sha, Left, Value) :-
-    (   memo(Sha, ok(Moves))
-    ->  (   Moves =< Left
-        ->  Value = ok(Moves)
-        ;   worst_line(Ctx, State, Line, _),
-            Plies is 2 * Left,
-            length(Start, Plies), append(Start, _, Line),
-            Value = fail(move_limit, Start)
-        )
-    ;   memo(Sha, fail(move_limit(Left0), Line0))
-    ->  Left =< Left0,
-        Plies is 2 * Left,
-        length(Line, Plies), append(Line, _, Line0),
-        Value = fail(move_limit, Line)
-    ;   memo(Sha, Value)
-    ).
-
-% remember(+Sha, +Left, +Value): Value into the memo.  A loop found
-% through an ancestor is a fact about this state too: the defence that
-% reaches the ancestor again from here repeats forever.  A failure at
-% the move limit is remembered with the moves there were to go.
-remember(Sha, Left, Value) :-
-    (   Value = fail(move_limit, Line)
-    ->  retractall(memo(Sha, fail(move_limit(_), _))),
-        assertz(memo(Sha, fail(move_limit(Left), Line)))
-    ;   assertz(memo(Sha, Value))
+        % A loop found through an ancestor is a fact about this state
+        % too: the defence that reaches the ancestor again from here
+        % repeats forever.
+        assertz(memo(Sha, Value)),
+        assertz(valued(Sha))
     ).
 
 % state_sha(+Ctx, +State, -Sha): the SHA-1 (an atom of 40 hex digits)
