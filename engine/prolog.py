@@ -86,12 +86,18 @@ def user_files_trusted() -> bool:
 def compiled_here(path: Path) -> bool:
     """Whether ``path`` is a table the engine compiled into its cache
     (loaded unchecked: the engine wrote it from a checked table)."""
-    path = Path(path).resolve()
+    try:
+        path = Path(path).resolve()
+    except (OSError, ValueError):  # e.g. a NUL in the name: not a file we wrote
+        return False
     if path.parent.name != "tables":
         return False
     from engine.cache import cache_dir
 
-    return path.parent == cache_dir("tables").resolve()
+    try:
+        return path.parent == cache_dir("tables").resolve()
+    except BadInput:  # no cache folder can be made here: none of ours
+        return False
 
 
 def configure_limits(*, seconds: float | None = None, inferences: int | None = None,

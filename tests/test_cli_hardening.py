@@ -375,11 +375,14 @@ def test_a_table_compiled_into_the_cache_loads_whatever_cache_the_prolog_process
     monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path / "first"))
     session().close()
     try:
-        load_table(kb_path("chess/krk.adv"))  # starts a Prolog process with "first"
+        # tables of their own (a table's module is named for its text), so
+        # that no earlier test has loaded them from elsewhere
+        book = kb_path("chess/krk.adv").read_text()
+        load_table(text=book.replace("rule edge_rule:", "rule edge_first:"),
+                   filename="first.adv")  # starts a Prolog process with "first"
         monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path / "second"))
-        table = load_table(text=(kb_path("chess/krk.adv").read_text()
-                                 .replace("rule edge_rule:", "rule edge_rules:")),
-                           filename="renamed.adv")
+        table = load_table(text=book.replace("rule edge_rule:", "rule edge_second:"),
+                           filename="second.adv")
         assert (tmp_path / "second" / "tables" / f"{table.compiled.module}.pl").is_file()
     finally:
         session().close()  # the next test's Prolog starts with its own cache
