@@ -85,9 +85,9 @@ class Store:
         figures = {**statistics(solved), "build_seconds": round(seconds, 3)}
         write_whole(data, values.tobytes())
         write_whole(meta, json.dumps({"version": VERSION, "material": material.name,
-                                 "size": layout.size,
-                                 "sha256": hashlib.sha256(values.tobytes()).hexdigest(),
-                                 "figures": figures}, indent=1).encode())
+                                      "size": layout.size,
+                                      "sha256": hashlib.sha256(values.tobytes()).hexdigest(),
+                                      "figures": figures}, indent=1).encode())
         self._arrays[material] = values
         return Table(material, data, figures, "built", seconds)
 
