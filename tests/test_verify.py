@@ -123,15 +123,36 @@ def test_book_table_stalemates_are_counterexamples_with_fen_and_san():
     assert all(c["line"][0].startswith(("Rb", "K")) for c in report["counterexamples"])
 
 
-def test_refutation_against_every_defence_is_the_shortest_line(cli):
+BOOK_SAMPLE_WORST = {2: 2, 6: 2, 8: 1, 11: 3, 13: 2, 14: 1, 16: 1, 17: 3, 18: 2, 19: 2, 20: 1,
+                     21: 2, 22: 1, 23: 1, 24: 5, 25: 1, 26: 2, 29: 4, 30: 2, 33: 2}
+
+
+def test_every_defence_worst_cases_of_the_book_table(cli):
     run = cli("verify", KRK, "--defender", "all", "--sample", "40", "--seed", "2", "--json")
     report = run.json()
-    assert report["positions"] == 40
-    if report["failures"]:
-        assert run.code == 1
-        assert report["shortest_refutation"]["line"]
-    else:
-        assert run.code == 0
+    assert run.code == 0
+    assert (report["by_result"], report["max_moves"]) == ({"success": 40}, 33)
+    assert {int(k): v for k, v in report["histogram"].items()} == BOOK_SAMPLE_WORST
+
+
+def test_a_move_limit_fails_exactly_the_starts_whose_worst_case_exceeds_it(cli):
+    # The limit is applied to each start's worst case, so the verdict of a
+    # start does not depend on the starts valued before it (it once did:
+    # a state that ran out of moves was remembered as failing for starts
+    # with more moves to go, and a success longer than the moves left
+    # counted as a success).
+    run = cli("verify", KRK, "--defender", "all", "--sample", "40", "--seed", "2",
+              "--max-moves", "20", "--json")
+    report = run.json()
+    within = {k: v for k, v in BOOK_SAMPLE_WORST.items() if k <= 20}
+    assert run.code == 1
+    assert report["by_result"] == {"success": sum(within.values()), "move_limit": 40 - sum(within.values())}
+    assert {int(k): v for k, v in report["histogram"].items()} == within
+    assert report["max_moves"] == 20
+    refutation = report["shortest_refutation"]
+    assert refutation["result"] == "move_limit"
+    assert len(refutation["line"]) == 40  # twenty moves of ours and twenty replies, none of them mate
+    assert not any(move.endswith("#") for move in refutation["line"])
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -33,6 +33,7 @@ the engine merges across slices and worker processes.
 
 :- dynamic memo/2.                 % the SHA-1 of a state's key, its value
 :- dynamic valued/1.                % the SHA-1 of each state valued in this slice
+:- dynamic on_path/1.               % the SHA-1 of each state being valued
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
@@ -195,6 +196,7 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 
 verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
+    retractall(on_path(_)),
     Ctx = ctx(_, _, D),
     success_outcomes(D, Ok),
     slice(From, To, Positions),
@@ -302,7 +304,8 @@ forget_states :-
 verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, H0, R0, L0),
                all(N, By, S, Max, Sum, H, R, L)) :-
     new_game(Pos, State),
-    worst(Ctx, State, Ok, MaxUs, [], Value),
+    worst(Ctx, State, Ok, Exact),
+    within_limit(Ctx, State, MaxUs, Exact, Value),
     N is N0 + 1,
     (   Value = ok(Moves)
     ->  bump(success, By0, By), S is S0 + 1,
@@ -319,23 +322,37 @@ verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, H0, R0, L
         R = [json([position=Shown, result=Result, line=Texts])|R0]
     ).
 
-% worst(+Ctx, +State, +Ok, +Left, +Path, -Value): Value is ok(Moves), the
-% most moves of ours any defence can force before a success, or
-% fail(Result, Line), a shortest line (moves, ours first) to a failure.
-worst(Ctx, State, Ok, _, _, Value) :-
+% within_limit(+Ctx, +State, +MaxUs, +Exact, -Value): Exact, unless it
+% is a success of more than MaxUs moves of ours: then a failure
+% `move_limit`, with the worst defence's first MaxUs moves and replies.
+within_limit(Ctx, State, MaxUs, ok(Moves), Value) :-
+    Moves > MaxUs, !,
+    worst_line(Ctx, State, Line, _),
+    Plies is 2 * MaxUs,
+    length(Line0, Plies), append(Line0, _, Line),
+    Value = fail(move_limit, Line0).
+within_limit(_, _, _, Value, Value).
+
+% worst(+Ctx, +State, +Ok, -Value): Value is ok(Moves), the most moves
+% of ours any defence can force before a success, or fail(Result, Line),
+% a line (moves, ours first) to a failure. The value does not depend on
+% the states valued before, so the memo can keep it: a state met again
+% while it is still being valued (on_path/1) is a loop, and a state
+% that leads back to it is on that loop too, since the defence can go
+% round it forever; the move limit is applied to the start's exact
+% value (within_limit/5), never inside the search.
+worst(Ctx, State, Ok, Value) :-
     game_over(Ctx, State, Result), !,
     (   memberchk(Result, Ok) -> Value = ok(0) ; Value = fail(Result, []) ).
-worst(_, _, _, 0, _, fail(move_limit, [])) :- !.
-worst(Ctx, State, Ok, Left, Path, Value) :-
+worst(Ctx, State, Ok, Value) :-
     state_sha(Ctx, State, Sha),
-    (   memberchk(Sha, Path)
+    (   on_path(Sha)
     ->  Value = fail(loop, [])
     ;   memo(Sha, Known)
     ->  Value = Known
-    ;   us_value(Ctx, State, Ok, Left, [Sha|Path], Value),
-        % A loop found through an ancestor is a fact about this state
-        % too: the defence that reaches the ancestor again from here
-        % repeats forever.
+    ;   asserta(on_path(Sha)),
+        us_value(Ctx, State, Ok, Value),
+        retract(on_path(Sha)),
         assertz(memo(Sha, Value)),
         assertz(valued(Sha))
     ).
@@ -349,16 +366,15 @@ state_sha(Ctx, State, Sha) :-
     state_key(Ctx, State, Key),
     variant_sha1(Key, Sha).
 
-% us_value(+Ctx, +State, +Ok, +Left, +Path, -Value): our move from State,
-% then the worst of the opponent's replies.
-us_value(Ctx, State, Ok, Left, Path, Value) :-
+% us_value(+Ctx, +State, +Ok, -Value): our move from State, then the
+% worst of the opponent's replies.
+us_value(Ctx, State, Ok, Value) :-
     (   us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)
     ->  (   game_over(Ctx, State1, Result)
         ->  (   memberchk(Result, Ok) -> Value = ok(1) ; Value = fail(Result, [Move]) )
         ;   Ctx = ctx(_, _, D),
             findall(Reply-Pos2, D:legalmove(Pos1, Reply, Pos2), Replies),
-            Left1 is Left - 1,
-            foldl(reply_value(Ctx, State1, Ok, Left1, Path), Replies, ok(0), Worst),
+            foldl(reply_value(Ctx, State1, Ok), Replies, ok(0), Worst),
             (   Worst = ok(M) -> Value = ok(M1), M1 is M + 1
             ;   Worst = fail(R, Line) -> Value = fail(R, [Move|Line])
             )
@@ -366,9 +382,9 @@ us_value(Ctx, State, Ok, Left, Path, Value) :-
     ;   Value = fail(no_advice, [])
     ).
 
-reply_value(Ctx, State1, Ok, Left, Path, Reply-Pos2, Acc, Worse) :-
+reply_value(Ctx, State1, Ok, Reply-Pos2, Acc, Worse) :-
     them_turn(Ctx, State1, Reply, Pos2, State2),
-    worst(Ctx, State2, Ok, Left, Path, V0),
+    worst(Ctx, State2, Ok, V0),
     (   V0 = fail(R, Line) -> V = fail(R, [Reply|Line]) ; V = V0 ),
     worse(Acc, V, Worse).
 
