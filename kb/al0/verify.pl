@@ -33,7 +33,6 @@ the engine merges across slices and worker processes.
 
 :- dynamic memo/2.                 % the SHA-1 of a state's key, its value
 :- dynamic valued/1.                % the SHA-1 of each state valued in this slice
-:- dynamic on_path/1.               % the SHA-1 of each state being valued
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
@@ -196,7 +195,6 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 
 verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
-    retractall(on_path(_)),
     Ctx = ctx(_, _, D),
     success_outcomes(D, Ok),
     slice(From, To, Positions),
@@ -304,7 +302,7 @@ forget_states :-
 verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, H0, R0, L0),
                all(N, By, S, Max, Sum, H, R, L)) :-
     new_game(Pos, State),
-    worst(Ctx, State, Ok, Exact),
+    worst(Ctx, State, Ok, [], Exact),
     within_limit(Ctx, State, MaxUs, Exact, Value),
     N is N0 + 1,
     (   Value = ok(Moves)
@@ -333,26 +331,25 @@ within_limit(Ctx, State, MaxUs, ok(Moves), Value) :-
     Value = fail(move_limit, Line0).
 within_limit(_, _, _, Value, Value).
 
-% worst(+Ctx, +State, +Ok, -Value): Value is ok(Moves), the most moves
-% of ours any defence can force before a success, or fail(Result, Line),
-% a line (moves, ours first) to a failure. The value does not depend on
-% the states valued before, so the memo can keep it: a state met again
-% while it is still being valued (on_path/1) is a loop, and a state
-% that leads back to it is on that loop too, since the defence can go
-% round it forever; the move limit is applied to the start's exact
-% value (within_limit/5), never inside the search.
-worst(Ctx, State, Ok, Value) :-
+% worst(+Ctx, +State, +Ok, +Path, -Value): Value is ok(Moves), the most
+% moves of ours any defence can force before a success, or fail(Result,
+% Line), a line (moves, ours first) to a failure. The value does not
+% depend on the states valued before, so the memo can keep it: a state
+% met again while it is still being valued (on Path, the states from
+% the start to here) is a loop, and a state that leads back to it is on
+% that loop too, since the defence can go round it forever; the move
+% limit is applied to the start's exact value (within_limit/5), never
+% inside the search.
+worst(Ctx, State, Ok, _, Value) :-
     game_over(Ctx, State, Result), !,
     (   memberchk(Result, Ok) -> Value = ok(0) ; Value = fail(Result, []) ).
-worst(Ctx, State, Ok, Value) :-
+worst(Ctx, State, Ok, Path, Value) :-
     state_sha(Ctx, State, Sha),
-    (   on_path(Sha)
+    (   memberchk(Sha, Path)
     ->  Value = fail(loop, [])
     ;   memo(Sha, Known)
     ->  Value = Known
-    ;   asserta(on_path(Sha)),
-        us_value(Ctx, State, Ok, Value),
-        retract(on_path(Sha)),
+    ;   us_value(Ctx, State, Ok, [Sha|Path], Value),
         assertz(memo(Sha, Value)),
         assertz(valued(Sha))
     ).
@@ -366,15 +363,15 @@ state_sha(Ctx, State, Sha) :-
     state_key(Ctx, State, Key),
     variant_sha1(Key, Sha).
 
-% us_value(+Ctx, +State, +Ok, -Value): our move from State, then the
-% worst of the opponent's replies.
-us_value(Ctx, State, Ok, Value) :-
+% us_value(+Ctx, +State, +Ok, +Path, -Value): our move from State, then
+% the worst of the opponent's replies.
+us_value(Ctx, State, Ok, Path, Value) :-
     (   us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)
     ->  (   game_over(Ctx, State1, Result)
         ->  (   memberchk(Result, Ok) -> Value = ok(1) ; Value = fail(Result, [Move]) )
         ;   Ctx = ctx(_, _, D),
             findall(Reply-Pos2, D:legalmove(Pos1, Reply, Pos2), Replies),
-            foldl(reply_value(Ctx, State1, Ok), Replies, ok(0), Worst),
+            foldl(reply_value(Ctx, State1, Ok, Path), Replies, ok(0), Worst),
             (   Worst = ok(M) -> Value = ok(M1), M1 is M + 1
             ;   Worst = fail(R, Line) -> Value = fail(R, [Move|Line])
             )
@@ -382,9 +379,9 @@ us_value(Ctx, State, Ok, Value) :-
     ;   Value = fail(no_advice, [])
     ).
 
-reply_value(Ctx, State1, Ok, Reply-Pos2, Acc, Worse) :-
+reply_value(Ctx, State1, Ok, Path, Reply-Pos2, Acc, Worse) :-
     them_turn(Ctx, State1, Reply, Pos2, State2),
-    worst(Ctx, State2, Ok, V0),
+    worst(Ctx, State2, Ok, Path, V0),
     (   V0 = fail(R, Line) -> V = fail(R, [Reply|Line]) ; V = V0 ),
     worse(Acc, V, Worse).
 
