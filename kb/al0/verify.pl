@@ -33,6 +33,7 @@ the engine merges across slices and worker processes.
 
 :- dynamic memo/2.                 % the SHA-1 of a state's key, its value
 :- dynamic valued/1.                % the SHA-1 of each state valued in this slice
+:- dynamic line_tally/2.            % the SHA-1 of a state, the tally of its worst line
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
@@ -218,27 +219,65 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
 % lost_by_advice(+Ctx, +Starts, -Json): for each rule/advice, [Moves,
 % Lost]: the moves it made along the worst line (worst_line/4) of every
 % start the memo values a success, and the moves they lost against
-% optimal play (where the domain has a count).
+% optimal play (where the domain has a count).  Worst lines share their
+% ends, so each state's tally of the line from it is remembered
+% (line_tally/2) while the starts are summed.
 lost_by_advice(Ctx, Starts, json(Fields)) :-
-    Ctx = ctx(_, _, D),
-    findall(Why-Lost,
-            ( member(Pos, Starts),
-              new_game(Pos, State),
-              known_moves(Ctx, State, Moves), Moves > 0,
-              worst_line(Ctx, State, Line, Chosen),
-              moves_lost(D, Pos, Line, Losts),
-              pairs_keys_values(Made, Chosen, Losts),
-              member(Why-Lost, Made) ),
-            Pairs),
-    msort(Pairs, Sorted),
-    group_pairs_by_key(Sorted, Grouped),
+    retractall(line_tally(_, _)),
+    foldl(start_tally(Ctx), Starts, [], Tally),
+    retractall(line_tally(_, _)),
     findall(Name=[Count, Sum],
-            ( member(Why-Losts, Grouped),
-              atom_string(Name, Why),
-              length(Losts, Count),
-              include(integer, Losts, Known),
-              sum_list(Known, Sum) ),
+            ( member(Why-made(Count, Sum), Tally), atom_string(Name, Why) ),
             Fields).
+
+start_tally(Ctx, Pos, Tally0, Tally) :-
+    new_game(Pos, State),
+    (   known_moves(Ctx, State, Moves), Moves > 0
+    ->  state_tally(Ctx, State, Line),
+        merge_tallies(Tally0, Line, Tally)
+    ;   Tally = Tally0
+    ).
+
+% state_tally(+Ctx, +State, -Tally): the moves each rule/advice makes
+% along the worst line from State and the moves they lose, as pairs
+% "Rule/Advice"-made(Moves, Lost) in the standard order of their keys.
+state_tally(Ctx, State, []) :-
+    game_over(Ctx, State, _), !.
+state_tally(Ctx, State, Tally) :-
+    state_sha(Ctx, State, Sha),
+    (   line_tally(Sha, Known)
+    ->  Tally = Known
+    ;   once(us_turn(Ctx, State, step(Move, Pos1, Rule, Advice, _), State1))
+    ->  format(string(Why), "~w/~w", [Rule, Advice]),
+        Ctx = ctx(_, _, D),
+        State = state(Pos, _, _, _),
+        moves_lost(D, Pos, [Move], [Lost]),
+        (   integer(Lost) -> Counted = Lost ; Counted = 0 ),
+        (   game_over(Ctx, State1, _)
+        ->  Rest = []
+        ;   worst_reply(Ctx, State1, Pos1, _, State2),
+            state_tally(Ctx, State2, Rest)
+        ),
+        merge_tallies(Rest, [Why-made(1, Counted)], Tally),
+        assertz(line_tally(Sha, Tally))
+    ;   Tally = []
+    ).
+
+merge_tallies([], Tally, Tally) :- !.
+merge_tallies(Tally, [], Tally) :- !.
+merge_tallies([K1-V1|T1], [K2-V2|T2], Tally) :-
+    compare(Order, K1, K2),
+    (   Order == (=)
+    ->  V1 = made(M1, L1), V2 = made(M2, L2),
+        M is M1 + M2, L is L1 + L2,
+        Tally = [K1-made(M, L)|Tally1],
+        merge_tallies(T1, T2, Tally1)
+    ;   Order == (<)
+    ->  Tally = [K1-V1|Tally1],
+        merge_tallies(T1, [K2-V2|T2], Tally1)
+    ;   Tally = [K2-V2|Tally1],
+        merge_tallies([K1-V1|T1], T2, Tally1)
+    ).
 
 % longest_json(+Ctx, +Start, +Moves, -Json): Start (Index-Pos, or
 % `none`), Moves, the line of the worst defence from it, read from the
@@ -267,17 +306,23 @@ worst_line(Ctx, State, [Move|Rest], [Why|Chosen]) :-
     format(string(Why), "~w/~w", [Rule, Advice]),
     (   game_over(Ctx, State1, _)
     ->  Rest = [], Chosen = []
-    ;   Ctx = ctx(_, _, D),
-        findall(Moves-(Reply-State2),
-                ( D:legalmove(Pos1, Reply, Pos2),
-                  them_turn(Ctx, State1, Reply, Pos2, State2),
-                  known_moves(Ctx, State2, Moves) ),
-                Valued),
-        foldl(longer, Valued, -2-none, _-(Reply-State2)),
+    ;   worst_reply(Ctx, State1, Pos1, Reply, State2),
         Rest = [Reply|Rest1],
         worst_line(Ctx, State2, Rest1, Chosen)
     ).
 worst_line(_, _, [], []).
+
+% worst_reply(+Ctx, +State1, +Pos1, -Reply, -State2): the reply at Pos1
+% (State1's position) whose state the memo values longest, the first of
+% equals.
+worst_reply(Ctx, State1, Pos1, Reply, State2) :-
+    Ctx = ctx(_, _, D),
+    findall(Moves-(Reply0-State0),
+            ( D:legalmove(Pos1, Reply0, Pos2),
+              them_turn(Ctx, State1, Reply0, Pos2, State0),
+              known_moves(Ctx, State0, Moves) ),
+            Valued),
+    foldl(longer, Valued, -2-none, _-(Reply-State2)).
 
 longer(Moves-Next, Best0-Next0, Best-Next1) :-
     (   Moves > Best0 -> Best-Next1 = Moves-Next ; Best-Next1 = Best0-Next0 ).
