@@ -142,7 +142,7 @@ def test_a_move_limit_fails_exactly_the_starts_whose_worst_case_exceeds_it(cli):
     # with more moves to go, and a success longer than the moves left
     # counted as a success).
     run = cli("verify", KRK, "--defender", "all", "--sample", "40", "--seed", "2",
-              "--max-moves", "20", "--json")
+              "--max-moves", "20", "--lost", "--json")
     report = run.json()
     within = {k: v for k, v in BOOK_SAMPLE_WORST.items() if k <= 20}
     assert run.code == 1
@@ -153,6 +153,9 @@ def test_a_move_limit_fails_exactly_the_starts_whose_worst_case_exceeds_it(cli):
     assert refutation["result"] == "move_limit"
     assert len(refutation["line"]) == 40  # twenty moves of ours and twenty replies, none of them mate
     assert not any(move.endswith("#") for move in refutation["line"])
+    # --lost sums the worst lines of the starts that succeed, and only theirs
+    made = sum(n["moves"] for n in report["lost_by_advice"].values())
+    assert made == sum(moves * starts for moves, starts in within.items()) == 258
 
 
 @pytest.mark.parametrize(("args", "message"), [

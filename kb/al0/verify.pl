@@ -208,7 +208,7 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     reverse(Refs, RefsInOrder),
     longest_json(Ctx, Longest, Max, LongestJson),
     (   Lost == true, declares(D, optimal_moves, 2)
-    ->  lost_by_advice(Ctx, Positions, LostJson)
+    ->  lost_by_advice(Ctx, Positions, MaxUs, LostJson)
     ;   LostJson = @(null)
     ),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
@@ -216,23 +216,24 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
                       longest=LongestJson, refutations=RefsInOrder,
                       lost_by_advice=LostJson]), Json).
 
-% lost_by_advice(+Ctx, +Starts, -Json): for each rule/advice, [Moves,
-% Lost]: the moves it made along the worst line (worst_line/4) of every
-% start the memo values a success, and the moves they lost against
+% lost_by_advice(+Ctx, +Starts, +MaxUs, -Json): for each rule/advice,
+% [Moves, Lost]: the moves it made along the worst line (worst_line/4)
+% of every start the memo values a success within MaxUs moves of ours,
+% and the moves they lost against
 % optimal play (where the domain has a count).  Worst lines share their
 % ends, so each state's tally of the line from it is remembered
 % (line_tally/2) while the starts are summed.
-lost_by_advice(Ctx, Starts, json(Fields)) :-
+lost_by_advice(Ctx, Starts, MaxUs, json(Fields)) :-
     retractall(line_tally(_, _)),
-    foldl(start_tally(Ctx), Starts, [], Tally),
+    foldl(start_tally(Ctx, MaxUs), Starts, [], Tally),
     retractall(line_tally(_, _)),
     findall(Name=[Count, Sum],
             ( member(Why-made(Count, Sum), Tally), atom_string(Name, Why) ),
             Fields).
 
-start_tally(Ctx, Pos, Tally0, Tally) :-
+start_tally(Ctx, MaxUs, Pos, Tally0, Tally) :-
     new_game(Pos, State),
-    (   known_moves(Ctx, State, Moves), Moves > 0
+    (   known_moves(Ctx, State, Moves), Moves > 0, Moves =< MaxUs
     ->  state_tally(Ctx, State, Line),
         merge_tallies(Tally0, Line, Tally)
     ;   Tally = Tally0
