@@ -248,15 +248,14 @@ state_tally(Ctx, State, Tally) :-
     state_sha(Ctx, State, Sha),
     (   line_tally(Sha, Known)
     ->  Tally = Known
-    ;   once(us_turn(Ctx, State, step(Move, Pos1, Rule, Advice, _), State1))
-    ->  format(string(Why), "~w/~w", [Rule, Advice]),
-        Ctx = ctx(_, _, D),
+    ;   worst_step(Ctx, State, Move, Why, Next)
+    ->  Ctx = ctx(_, _, D),
         State = state(Pos, _, _, _),
         moves_lost(D, Pos, [Move], [Lost]),
         (   integer(Lost) -> Counted = Lost ; Counted = 0 ),
-        (   game_over(Ctx, State1, _)
+        (   Next == end
         ->  Rest = []
-        ;   worst_reply(Ctx, State1, Pos1, _, State2),
+        ;   Next = _-State2,
             state_tally(Ctx, State2, Rest)
         ),
         merge_tallies(Rest, [Why-made(1, Counted)], Tally),
@@ -302,28 +301,34 @@ longest_json(Ctx, Index-Pos, Moves,
 % to the end; Chosen is "Rule/Advice" for each of our moves.
 worst_line(Ctx, State, [Move|Rest], [Why|Chosen]) :-
     \+ game_over(Ctx, State, _),
-    once(us_turn(Ctx, State, step(Move, Pos1, Rule, Advice, _), State1)),
+    worst_step(Ctx, State, Move, Why, Next),
     !,
-    format(string(Why), "~w/~w", [Rule, Advice]),
-    (   game_over(Ctx, State1, _)
+    (   Next == end
     ->  Rest = [], Chosen = []
-    ;   worst_reply(Ctx, State1, Pos1, Reply, State2),
+    ;   Next = Reply-State2,
         Rest = [Reply|Rest1],
         worst_line(Ctx, State2, Rest1, Chosen)
     ).
 worst_line(_, _, [], []).
 
-% worst_reply(+Ctx, +State1, +Pos1, -Reply, -State2): the reply at Pos1
-% (State1's position) whose state the memo values longest, the first of
-% equals.
-worst_reply(Ctx, State1, Pos1, Reply, State2) :-
-    Ctx = ctx(_, _, D),
-    findall(Moves-(Reply0-State0),
-            ( D:legalmove(Pos1, Reply0, Pos2),
-              them_turn(Ctx, State1, Reply0, Pos2, State0),
-              known_moves(Ctx, State0, Moves) ),
-            Valued),
-    foldl(longer, Valued, -2-none, _-(Reply-State2)).
+% worst_step(+Ctx, +State, -Move, -Why, -Next): our move at State (a game
+% not over), "Rule/Advice" that chose it, and Next: `end` when the game
+% is over after it, else Reply-State2, the reply whose state the memo
+% values longest (the first of equals) and that state.  Fails when no
+% advice applies.
+worst_step(Ctx, State, Move, Why, Next) :-
+    once(us_turn(Ctx, State, step(Move, Pos1, Rule, Advice, _), State1)),
+    format(string(Why), "~w/~w", [Rule, Advice]),
+    (   game_over(Ctx, State1, _)
+    ->  Next = end
+    ;   Ctx = ctx(_, _, D),
+        findall(Moves-(Reply-State2),
+                ( D:legalmove(Pos1, Reply, Pos2),
+                  them_turn(Ctx, State1, Reply, Pos2, State2),
+                  known_moves(Ctx, State2, Moves) ),
+                Valued),
+        foldl(longer, Valued, -2-none, _-Next)
+    ).
 
 longer(Moves-Next, Best0-Next0, Best-Next1) :-
     (   Moves > Best0 -> Best-Next1 = Moves-Next ; Best-Next1 = Best0-Next0 ).
