@@ -292,9 +292,9 @@ class PrologSession:
         own are not. Raises :class:`KBLoadError` for
         a missing file or one with errors (each ``file:line: message``).
 
-        A user's file (outside the ``kb`` package and the engine's
-        compiled tables) is untrusted unless ``trusted`` is true (None:
-        :func:`user_files_trusted`): it must not be larger than
+        A user's file (outside the ``kb`` package) is untrusted unless
+        ``trusted`` is true (None: :func:`user_files_trusted`, or a table
+        the engine compiled, :func:`compiled_here`): it must not be larger than
         :data:`MAX_KB_BYTES`, and ``kb/guard.pl`` reads it before
         anything in it runs. A file it refuses raises
         :class:`KBLoadError` with one line per offence (``messages``;
@@ -311,8 +311,9 @@ class PrologSession:
         own = path.is_relative_to(kb_path("").resolve())
         if reload is None:
             reload = not own
-        own = own or compiled_here(path)
-        guarded = not (own or (user_files_trusted() if trusted is None else trusted))
+        if trusted is None:
+            trusted = user_files_trusted() or compiled_here(path)
+        guarded = not (own or trusted)
         if guarded:
             size = path.stat().st_size
             if size > MAX_KB_BYTES:
