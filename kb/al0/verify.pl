@@ -200,15 +200,16 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     success_outcomes(D, Ok),
     slice(From, To, Positions),
     foldl(verify_all_one(Ctx, Ok, MaxUs, From), Positions,
-          all(0, [], 0, 0, 0, [], [], none),
-          all(N, By, Successes, Max, Sum, Hist, Refs, Longest)),
+          all(0, [], [], 0, 0, [], [], none),
+          all(N, By, Won, Max, Sum, Hist, Refs, Longest)),
+    length(Won, Successes),
     findall(Sha, retract(valued(Sha)), Valued),
     pairs_json(By, ByJson),
     pairs_json(Hist, HistJson),
     reverse(Refs, RefsInOrder),
     longest_json(Ctx, Longest, Max, LongestJson),
     (   Lost == true, declares(D, optimal_moves, 2)
-    ->  lost_by_advice(Ctx, Positions, MaxUs, LostJson)
+    ->  lost_by_advice(Ctx, Won, LostJson)
     ;   LostJson = @(null)
     ),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
@@ -216,28 +217,24 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
                       longest=LongestJson, refutations=RefsInOrder,
                       lost_by_advice=LostJson]), Json).
 
-% lost_by_advice(+Ctx, +Starts, +MaxUs, -Json): for each rule/advice,
-% [Moves, Lost]: the moves it made along the worst line (worst_line/4)
-% of every start the memo values a success within MaxUs moves of ours,
-% and the moves they lost against
-% optimal play (where the domain has a count).  Worst lines share their
-% ends, so each state's tally of the line from it is remembered
-% (line_tally/2) while the starts are summed.
-lost_by_advice(Ctx, Starts, MaxUs, json(Fields)) :-
+% lost_by_advice(+Ctx, +Won, -Json): for each rule/advice, [Moves,
+% Lost]: the moves it made along the worst line (worst_line/4) of every
+% start of Won (those that succeed within the move limit), and the
+% moves they lost against optimal play (where the domain has a count).
+% Worst lines share their ends, so each state's tally of the line from
+% it is remembered (line_tally/2) while the starts are summed.
+lost_by_advice(Ctx, Won, json(Fields)) :-
     retractall(line_tally(_, _)),
-    foldl(start_tally(Ctx, MaxUs), Starts, [], Tally),
+    foldl(start_tally(Ctx), Won, [], Tally),
     retractall(line_tally(_, _)),
     findall(Name=[Count, Sum],
             ( member(Why-made(Count, Sum), Tally), atom_string(Name, Why) ),
             Fields).
 
-start_tally(Ctx, MaxUs, Pos, Tally0, Tally) :-
+start_tally(Ctx, Pos, Tally0, Tally) :-
     new_game(Pos, State),
-    (   known_moves(Ctx, State, Moves), Moves > 0, Moves =< MaxUs
-    ->  state_tally(Ctx, State, Line),
-        merge_tallies(Tally0, Line, Tally)
-    ;   Tally = Tally0
-    ).
+    state_tally(Ctx, State, Line),
+    merge_tallies(Tally0, Line, Tally).
 
 % state_tally(+Ctx, +State, -Tally): the moves each rule/advice makes
 % along the worst line from State and the moves they lose, as pairs
@@ -350,21 +347,24 @@ forget_states :-
     retractall(memo(_, _)),
     retractall(valued(_)).
 
-verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, S0, Max0, Sum0, H0, R0, L0),
-               all(N, By, S, Max, Sum, H, R, L)) :-
+% verify_all_one(+Ctx, +Ok, +MaxUs, +From, +Pos, +All0, -All): All0 with
+% the start Pos added; All is all(Positions, ByResult, Won (the starts
+% that succeed within MaxUs), Max, Sum, Histogram, Refutations, Longest).
+verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, W0, Max0, Sum0, H0, R0, L0),
+               all(N, By, W, Max, Sum, H, R, L)) :-
     new_game(Pos, State),
     worst(Ctx, State, Ok, [], Exact),
     within_limit(Ctx, State, MaxUs, Exact, Value),
     N is N0 + 1,
     (   Value = ok(Moves)
-    ->  bump(success, By0, By), S is S0 + 1,
+    ->  bump(success, By0, By), W = [Pos|W0],
         (   ( L0 == none ; Moves > Max0 )
         ->  Max = Moves, Index is From + N0, L = Index-Pos
         ;   Max = Max0, L = L0
         ),
         Sum is Sum0 + Moves, bump(Moves, H0, H), R = R0
     ;   Value = fail(Result, Line),
-        bump(Result, By0, By), S = S0, Max = Max0, Sum = Sum0, H = H0, L = L0,
+        bump(Result, By0, By), W = W0, Max = Max0, Sum = Sum0, H = H0, L = L0,
         Ctx = ctx(_, _, D),
         line_texts(D, Pos, Line, Texts),
         position_json(D, Pos, Shown),
