@@ -7,6 +7,7 @@
             box_not_larger/2,           % +Pos, +Root
             box_within/2,               % +Max, +Pos
             lines_fewer/2,              % +Pos, +Root
+            lines_halved/2,             % +Pos, +Root
             lines_no_more/2,            % +Pos, +Root
             lines_not_larger/2,         % +Pos, +Root
             king_nearer_box/2,          % +Pos, +Root
@@ -112,6 +113,18 @@ box_within(Max, Pos) :-
 
 lines_fewer(Pos, Root) :-
     lines_compared(<, Pos, Root).
+
+%! lines_halved(+Pos, +Root) is semidet.
+%
+%  The black king's box spans fewer lines to its edge at Pos than at
+%  Root, and at most half as many: the pieces turned it to a nearer edge
+%  or pushed it several lines at once.
+
+lines_halved(Pos, Root) :-
+    lines(Pos, Lines-_),
+    lines(Root, Lines0-_),
+    Lines < Lines0,
+    2 * Lines =< Lines0.
 
 %! lines_no_more(+Pos, +Root) is semidet.
 %

@@ -44,7 +44,13 @@ test(lines_of_the_box_compared_with_the_root) :-
     assertion(lines_no_more(Wider, Root)),
     assertion(\+ lines_not_larger(Wider, Root)),
     assertion(lines_not_larger(Pushed, Root)),
-    assertion(\+ lines_no_more(Root, Pushed)).
+    assertion(\+ lines_no_more(Root, Pushed)),
+    eg(w, [w-k-h8, w-r-a4, w-r-b7, b-k-e1], Three), % three ranks, c1-h3
+    assertion(lines_halved(Pushed, Root)),
+    assertion(lines_halved(Pushed, Three)),
+    assertion(lines_fewer(Root, Three)),
+    assertion(\+ lines_halved(Root, Three)),
+    assertion(\+ lines_halved(Wider, Root)).
 
 test(king_clear) :-
     eg(w, [w-k-d4, w-r-a3, w-r-b7, b-k-e1], Clear),
