@@ -37,7 +37,7 @@ test(room_and_box_compared_with_the_root) :-
 
 test(lines_of_the_box_compared_with_the_root) :-
     eg(w, [w-k-h8, w-r-a3, w-r-b7, b-k-e1], Root),   % two ranks, c1-h2
-    eg(b, [w-k-h8, w-r-a2, w-r-b7, b-k-e1], Pushed), % one rank, b1-h1
+    eg(b, [w-k-h8, w-r-a2, w-r-b7, b-k-e1], Pushed), % one rank, c1-h1
     eg(b, [w-k-h8, w-r-a3, w-r-a7, b-k-e1], Wider),  % two ranks, b1-h2
     assertion(lines_fewer(Pushed, Root)),
     assertion(\+ lines_fewer(Wider, Root)),
