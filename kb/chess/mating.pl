@@ -121,8 +121,10 @@ lines_fewer(Pos, Root) :-
 %  or pushed it several lines at once.
 
 lines_halved(Pos, Root) :-
-    lines(Pos, Lines-_),
-    lines(Root, Lines0-_),
+    lines_compared(at_most_half, Pos, Root).
+
+% at_most_half(+Lines, +Lines0): fewer than Lines0, and at most half.
+at_most_half(Lines, Lines0) :-
     Lines < Lines0,
     2 * Lines =< Lines0.
 
@@ -145,7 +147,8 @@ lines_not_larger(Pos, Root) :-
     Measure @=< Measure0.
 
 % lines_compared(+Order, +Pos, +Root): the lines the black king's box
-% spans to its edge at Pos stand in Order (< or =<) to those at Root.
+% spans to its edge at Pos stand in Order (<, =< or at_most_half/2) to
+% those at Root.
 
 lines_compared(Order, Pos, Root) :-
     lines(Pos, Lines-_),
