@@ -24,7 +24,8 @@
             not_stalemate/1,            % +Pos
             mate_in/2,                  % +Pos, +Moves
             mate_in/3,                  % +Pos, +Moves, :Deeper
-            mate_in/4                   % +Pos, +Moves, :Deeper, :Escapes
+            mate_in/4,                  % +Pos, +Moves, :Deeper, :Escapes
+            safe_mate_in/4              % +Pos, +Moves, :Deeper, :Escapes
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
@@ -440,10 +441,11 @@ mate_in(Pos, N) :-
 
 :- meta_predicate
     mate_in(+, +, 2),
-    mate_in(+, +, 2, 2).
+    mate_in(+, +, 2, 2),
+    safe_mate_in(+, +, 2, 2).
 
 mate_in(Pos, N, Deeper) :-
-    mate_search(Pos, N, Deeper, []).
+    mate_search(Pos, N, any, Deeper, []).
 
 %! mate_in(+Pos, +Moves, :Deeper, :Escapes) is semidet.
 %
@@ -453,11 +455,22 @@ mate_in(Pos, N, Deeper) :-
 %  Moves - 1, say) refutes the move without a search.
 
 mate_in(Pos, N, Deeper, Escapes) :-
-    mate_search(Pos, N, Deeper, [Escapes]).
+    mate_search(Pos, N, any, Deeper, [Escapes]).
 
-% mate_search(+Pos, +N, +Deeper, +Escapes): mate_in/3 with Escapes [],
-% mate_in/4 with [Escapes].
-mate_search(Pos, N, Deeper, Escapes) :-
+%! safe_mate_in(+Pos, +Moves, :Deeper, :Escapes) is semidet.
+%
+%  As mate_in/4, but White mates without giving up a piece: each move
+%  of White's that does not mate leaves no piece attacked and undefended
+%  (hanging/2), so no defence takes one.  Deeper and Escapes answer for
+%  this search, not mate_in/4's.
+
+safe_mate_in(Pos, N, Deeper, Escapes) :-
+    mate_search(Pos, N, safe, Deeper, [Escapes]).
+
+% mate_search(+Pos, +N, +Pieces, +Deeper, +Escapes): mate_in/3 with
+% Escapes [], mate_in/4 with [Escapes], Pieces `any`; safe_mate_in/4
+% with Pieces `safe`.
+mate_search(Pos, N, Pieces, Deeper, Escapes) :-
     N >= 1,
     Pos = pos(w, _, _),
     legal_move(Pos, _, Pos1),
@@ -465,6 +478,7 @@ mate_search(Pos, N, Deeper, Escapes) :-
     ->  true
     ;   N > 1,
         \+ stalemate(Pos1),
+        pieces_kept(Pieces, Pos1),
         N1 is N - 1,
         \+ ( Escapes = [Escaping],
              legal_move(Pos1, _, Pos2),
@@ -472,3 +486,7 @@ mate_search(Pos, N, Deeper, Escapes) :-
         forall(legal_move(Pos1, _, Pos2), call(Deeper, Pos2, N1))
     ),
     !.
+
+pieces_kept(any, _).
+pieces_kept(safe, Pos) :-
+    \+ hanging(Pos, _).

@@ -21,6 +21,7 @@
             king_off_edge/1,            % +Pos
             their_king_cornered/1,      % +Pos
             mates_in/2,                 % +Moves, +Pos
+            mates_safely_in/2,          % +Moves, +Pos
             closer_to_mate/2,           % +Pos, +Root
             % move constraints
             piecemove/3,                % +Pos, ?Move, -Pos1
@@ -37,7 +38,7 @@
 :- use_module(chess, [legal_move/3, kind_rank/2]).
 :- use_module(symmetry, [least_image_symmetries/3, symmetric_position/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
-                         square_distance/3, edge_distance/2, mate_in/4]).
+                         square_distance/3, edge_distance/2, mate_in/4, safe_mate_in/4]).
 % Arithmetic compiled in this file (the flag ends with it): the cache's
 % key (position_code/2) is computed at every measure a table asks for.
 :- set_prolog_flag(optimise, true).
@@ -276,7 +277,16 @@ their_king_cornered(eg(P, _)) :-
 %  position the search meets: a proof asks again and again).
 
 mates_in(N, eg(P, _)) :-
-    remembered_mate(P, N).
+    remembered_mate(any, P, N).
+
+%! mates_safely_in(+Moves, +Pos) is semidet.
+%
+%  As mates_in/2, but without giving up a piece on the way
+%  (concepts:safe_mate_in/4): the mate that advice holding `not
+%  piece_lost` can play.
+
+mates_safely_in(N, eg(P, _)) :-
+    remembered_mate(safe, P, N).
 
 %! closer_to_mate(+Pos, +Root) is semidet.
 %
@@ -479,9 +489,11 @@ remembered(Kind, P, Value) :-
 % KQK's proof (`advice verify kqk --defender all --workers 2`) took 96 s
 % asking the cache for N only and 86 s with it, its figures the same; a
 % seeded sample of it (`--sample 1000 --seed 1`), 65 and 52 s.
-known(Code, mates_in(N), Value) :-
+known(Code, Kind, Value) :-
+    mate_kind(Kind, Search, N),
     !,
-    cached(Code, mates_in(M), Value0),
+    mate_kind(Kind0, Search, M),
+    cached(Code, Kind0, Value0),
     (   Value0 == true -> M =< N ; M >= N ),
     !,
     Value = Value0.
@@ -504,7 +516,8 @@ position_code(pos(Side, Pieces, EP), Code) :-
 % kind_code(+Kind, +P, -Code): the key under which the answer of Kind at
 % P is remembered: a mate search's by class_code/2, every other by
 % position_code/2.
-kind_code(mates_in(_), P, Code) :-
+kind_code(Kind, P, Code) :-
+    mate_kind(Kind, _, _),
     !,
     class_code(P, Code).
 kind_code(_, P, Code) :-
@@ -549,21 +562,35 @@ measured(box, P, Mask) :- box_mask(P, Mask).
 measured(lines, P, Measure) :- box_lines(P, Measure).
 measured(distance(M), P, D) :- M:mating_distance(eg(P, 0), D).
 measured(mates_in(N), P, Found) :-
-    (   mate_in(P, N, remembered_mate, remembered_escape) -> Found = true ; Found = false ).
+    (   mate_in(P, N, remembered_mate(any), remembered_escape(any)) -> Found = true ; Found = false ).
+measured(safe_mates_in(N), P, Found) :-
+    (   safe_mate_in(P, N, remembered_mate(safe), remembered_escape(safe))
+    ->  Found = true
+    ;   Found = false
+    ).
 
-% remembered_mate(+P, +N): White mates in N at P, the answer remembered
-% (the search's own Deeper, so that it remembers at every level).
-remembered_mate(P, N) :-
-    remembered(mates_in(N), P, Found),
+% mate_kind(?Kind, ?Search, ?N): Kind is the answer of a mate search in
+% N moves, Search `any` (concepts:mate_in/4) or `safe`
+% (concepts:safe_mate_in/4).
+mate_kind(mates_in(N), any, N).
+mate_kind(safe_mates_in(N), safe, N).
+
+% remembered_mate(+Search, +P, +N): White mates in N at P, the answer
+% remembered (the search's own Deeper, so that it remembers at every
+% level).
+remembered_mate(Search, P, N) :-
+    mate_kind(Kind, Search, N),
+    remembered(Kind, P, Found),
     Found == true.
 
-% remembered_escape(+P, +N): White is remembered not to mate in N at P,
-% which the search asks of every reply before it searches any: KQK's
-% proof (`advice verify kqk --defender all --workers 2`) took 72 s
+% remembered_escape(+Search, +P, +N): White is remembered not to mate in
+% N at P, which the search asks of every reply before it searches any:
+% KQK's proof (`advice verify kqk --defender all --workers 2`) took 72 s
 % without it, 60 s with it.
-remembered_escape(P, N) :-
+remembered_escape(Search, P, N) :-
+    mate_kind(Kind, Search, N),
     class_code(P, Code),
-    known(Code, mates_in(N), false).
+    known(Code, Kind, false).
 
 % The count of answers is a flag/3, not a dynamic fact retracted and
 % asserted again at every answer (4% of a seeded KBBK sample's time under

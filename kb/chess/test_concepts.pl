@@ -176,6 +176,14 @@ test(mate_in_asks_escapes_first) :-          % a reply that escapes refutes
     named_position(w, [w-k-c6, w-q-b5, b-k-a8], P),
     assertion(mate_in(P, 2, no_mate, escapes)). % mate at once asks nothing
 
+test(safe_mate_in_gives_up_no_piece) :-     % each move leaves no piece en prise
+    named_position(w, [w-k-d1, w-r-a2, w-r-a3, b-k-b1], P),
+    assertion(mate_in(P, 3)),                  % only by giving up a rook
+    assertion(\+ safe_mate_in(P, 3, safe_mate, no_mate)),
+    assertion(safe_mate_in(P, 4, safe_mate, no_mate)).
+
+safe_mate(P, N) :- safe_mate_in(P, N, safe_mate, no_mate).
+
 no_mate(_, _) :- fail.
 
 escapes(_, _).

@@ -139,6 +139,16 @@ test(mates_in_answered_for_a_symmetric_image) :-
     assertion(mates_in(2, Image)),
     assertion(flag(chess_mating_cached, Before, Before)).
 
+test(mates_safely_in) :-
+    % mate in three only by giving up a rook, in four without
+    eg(w, [w-k-d1, w-r-a2, w-r-a3, b-k-b1], Pos),
+    assertion(mates_in(3, Pos)),
+    assertion(\+ mates_safely_in(3, Pos)),
+    assertion(mates_safely_in(4, Pos)),
+    % each search's answers are remembered apart from the other's
+    assertion(\+ mates_safely_in(3, Pos)),
+    assertion(mates_in(3, Pos)).
+
 test(piecemove_moves_no_king) :-
     eg(w, [w-k-a1, w-q-h1, b-k-e8], Pos),
     forall(piecemove(Pos, m(From, _, _), _), square_name(From, h1)),
