@@ -148,12 +148,23 @@ load_kb(File, Context, If, Json) :-
         Messages = [json([kind=error, text=Text])]
     ;   setup_call_cleanup(
             assertz(collecting(File)),
-            catch(Context:load_files(File, [if(If)]), Error,
-                  ( print_message(error, Error) )),
+            catch(Context:load_files(File, [if(If)]), Error, loading_error(Error)),
             retractall(collecting(_))),
         findall(json([kind=Kind, text=Text]), retract(collected(Kind, Text)), Messages)
     ),
     json_string(Messages, Json).
+
+% loading_error(+Error): an error raised while loading is printed (and
+% so collected), but a limit of the job (time, inferences) ends the job,
+% which run_limited/5 reports as the limit it is.
+loading_error(Error) :-
+    (   job_limit(Error)
+    ->  throw(Error)
+    ;   print_message(error, Error)
+    ).
+
+job_limit(time_limit_exceeded).
+job_limit(inference_limit_exceeded).
 
 %!  taken_module_name(+Module, +File, -Message) is semidet.
 %

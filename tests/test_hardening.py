@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -295,6 +296,16 @@ def test_the_inference_limit_is_settable(cli):
     assert run.code == 2
     assert run.err == ("advice: error: minimax on tictactoe ran past its limit of 5,000,000 "
                        "inferences\n")
+
+
+def test_a_load_past_the_inference_limit_says_so(cli):
+    # loading the table's knowledge base is a job like any other: past the
+    # limit it says which file (the first this session had still to load)
+    # and which limit, not the error's bare name
+    run = cli("verify", TTT, "--defender", "all", "--inference-limit", "10000")
+    assert run.code == 2
+    assert re.fullmatch(r"advice: error: loading /\S+\.pl ran past its limit of 10,000 "
+                        r"inferences\n", run.err), run.err
 
 
 def test_more_workers_than_cores_need_force(cli):
