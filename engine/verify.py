@@ -24,13 +24,19 @@ import numpy as np
 
 from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
-from engine.prolog import BadInput, atom, integer, session, string
+from engine.prolog import DEFAULT_INFERENCES, BadInput, atom, integer, session, string
 from engine.tables import load_table
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
 #: the time limit of one slice (unless the command gives --time-limit)
 SLICE_SECONDS = 3600.0
+#: the inference limit of one slice (unless the command gives
+#: --inference-limit): about what its hour allows at the 15 to 20
+#: million inferences a second of a 2-core machine; one job's default
+#: (two minutes' worth) was too few for a slice of 250 random starts of
+#: kbbk.adv against every defence
+SLICE_INFERENCES = 50_000_000_000
 MAX_COUNTEREXAMPLES = 1000
 
 
@@ -134,9 +140,11 @@ def _worker_setup(job: VerifyJob, chosen: str | None) -> str:
 
 
 def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int],
-                  seconds: float = SLICE_SECONDS) -> tuple[int, dict]:
+                  seconds: float = SLICE_SECONDS,
+                  inferences: int = SLICE_INFERENCES) -> tuple[int, dict]:
     start, stop = bounds
     reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=seconds,
+                          inferences=inferences,
                           what=f"verifying positions {start}..{stop - 1}")
     part = json.loads(reply)
     if "valued" in part:
@@ -236,14 +244,14 @@ def verify(job: VerifyJob, workers: int = 1,
 
 def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
     """Verify a table in this process's Prolog, as one job of at most
-    ``seconds``, and return the report (see :func:`merge`): for a process
-    that is itself a worker (one that grades a student's table), which
-    starts no workers."""
+    ``seconds`` and one job's default inference limit, and return the
+    report (see :func:`merge`): for a process that is itself a worker
+    (one that grades a student's table), which starts no workers."""
     _check(job)
     t0 = time.perf_counter()
     ctx, domain, count, population = prepare(job)
     job = _with_defender(job, domain)
-    _, part = _worker_slice(job, ctx, (0, count), seconds)
+    _, part = _worker_slice(job, ctx, (0, count), seconds, DEFAULT_INFERENCES)
     return merge([part], job, domain, time.perf_counter() - t0, count, population)
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import chess
 import pytest
 
 from conftest import wait_for_cpu
@@ -121,6 +122,40 @@ def test_book_table_stalemates_are_counterexamples_with_fen_and_san():
     fens = sorted(c["fen"] for c in report["counterexamples"])
     assert fens[0] == "8/8/8/8/3K4/8/1R6/k7 w - - 0 1"
     assert all(c["line"][0].startswith(("Rb", "K")) for c in report["counterexamples"])
+
+
+# A two-bishop table that only plays closer_in_1 finds no advice from
+# any start. Each start's shortest line to that end is read from the memo
+# of states valued, and where the domain has symmetries the memo may hold
+# it from a symmetric image of the positions met from this start: such a
+# line is walked again from the start (it used to fail the whole slice).
+WEAK_KBBK = """table kbbk_weak "Two bishops, one move at a time"
+uses chess/kbbk
+
+rule drive:
+    if true
+    then closer_in_1
+
+advice closer_in_1:
+    better:  mate or ustomove and closer_to_mate and pieces_safe
+    holding: not piece_lost and not stalemate
+    us:      depth < 1 and toward_mate
+    them:    depth < 2 and legal
+"""
+
+
+def test_refutation_lines_are_legal_where_the_memo_holds_a_symmetric_image(tmp_path):
+    table = tmp_path / "kbbk_weak.adv"
+    table.write_text(WEAK_KBBK)
+    report = verify(VerifyJob(str(table), "all", sample=12, seed=1), workers=1)
+    assert report["by_result"] == {"no_advice": 12}
+    lines = {c["fen"]: c["line"] for c in report["counterexamples"]}
+    assert lines["7B/k7/8/5B2/3K4/8/8/8 w - - 0 1"] == ["Be5", "Ka6", "Kc5", "Ka5", "Bd7", "Ka6"]
+    assert sum(len(line) for line in lines.values()) == 52
+    for fen, line in lines.items():
+        board = chess.Board(fen)
+        for san in line:
+            board.push_san(san)             # raises on a move not legal here
 
 
 BOOK_SAMPLE_WORST = {2: 2, 6: 2, 8: 1, 11: 3, 13: 2, 14: 1, 16: 1, 17: 3, 18: 2, 19: 2, 20: 1,

@@ -366,9 +366,58 @@ verify_all_one(Ctx, Ok, MaxUs, From, Pos, all(N0, By0, W0, Max0, Sum0, H0, R0, L
     ;   Value = fail(Result, Line),
         bump(Result, By0, By), W = W0, Max = Max0, Sum = Sum0, H = H0, L = L0,
         Ctx = ctx(_, _, D),
-        line_texts(D, Pos, Line, Texts),
+        refutation_texts(Ctx, Ok, Pos, Line, Texts),
         position_json(D, Pos, Shown),
         R = [json([position=Shown, result=Result, line=Texts])|R0]
+    ).
+
+% refutation_texts(+Ctx, +Ok, +Pos, +Line, -Texts): the moves of Line, a
+% line from the start Pos to a failure, as texts.  Line comes from the
+% memo, and where the domain has symmetries a state of it may have been
+% valued from a symmetric image of the states met from Pos, its line
+% with it: then the line is walked again from Pos (failing_line/5), as
+% long.
+refutation_texts(Ctx, Ok, Pos, Line, Texts) :-
+    Ctx = ctx(_, _, D),
+    (   line_texts(D, Pos, Line, Texts0)
+    ->  Texts = Texts0
+    ;   length(Line, Plies),
+        new_game(Pos, State),
+        failing_line(Ctx, Ok, State, Plies, Line1),
+        line_texts(D, Pos, Line1, Texts)
+    ).
+
+% failing_line(+Ctx, +Ok, +State, +Plies, -Line): a line of at most
+% Plies moves from State (us to move) to a failure, our moves those of
+% the table, each reply one whose state the memo values as a failure
+% nearest to it (a game over that is no success first).
+failing_line(_, _, _, Plies, []) :-
+    Plies =< 0, !.
+failing_line(Ctx, Ok, State, Plies, [Move|Rest]) :-
+    once(us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)),
+    \+ game_over(Ctx, State1, _),
+    Ctx = ctx(_, _, D),
+    findall(N-(Reply-State2),
+            ( D:legalmove(Pos1, Reply, Pos2),
+              them_turn(Ctx, State1, Reply, Pos2, State2),
+              failure_distance(Ctx, Ok, State2, N) ),
+            Failing),
+    keysort(Failing, [_-(Reply-State2)|_]),
+    !,
+    Rest = [Reply|Rest1],
+    Plies1 is Plies - 2,
+    failing_line(Ctx, Ok, State2, Plies1, Rest1).
+failing_line(Ctx, _, State, _, Line) :-
+    (   once(us_turn(Ctx, State, step(Move, _, _, _, _), _)) -> Line = [Move] ; Line = [] ).
+
+% failure_distance(+Ctx, +Ok, +State, -Plies): State is a failure (a game
+% over that is no success: 0) or valued as one by the memo, Plies from it.
+failure_distance(Ctx, Ok, State, Plies) :-
+    (   game_over(Ctx, State, Result)
+    ->  \+ memberchk(Result, Ok), Plies = 0
+    ;   state_sha(Ctx, State, Sha),
+        memo(Sha, fail(_, Line)),
+        length(Line, Plies)
     ).
 
 % within_limit(+Ctx, +State, +MaxUs, +Exact, -Value): Exact, unless it
