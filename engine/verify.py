@@ -35,7 +35,7 @@ SLICE_SECONDS = 3600.0
 #: --inference-limit): about what its hour allows at the 15 to 20
 #: million inferences a second of a 2-core machine; one job's default
 #: (two minutes' worth) was too few for a slice of 250 random starts of
-#: kbbk.adv against every defence
+#: a KBBK table that orders its moves by Black's best reply (README)
 SLICE_INFERENCES = 50_000_000_000
 MAX_COUNTEREXAMPLES = 1000
 
