@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.prolog import configure_limits, current_limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,10 +71,18 @@ class CliRun:
 
 @pytest.fixture
 def cli(capsys):
-    """Run ``advice ARGS...`` in-process; returns a :class:`CliRun`."""
+    """Run ``advice ARGS...`` in-process; returns a :class:`CliRun`. The
+    limits a command sets (``--inference-limit``, ...) last only as long
+    as it runs, as in a process of its own: a test that sets a small one
+    does not leave it to the tests after it."""
 
     def run(*args: str) -> CliRun:
-        code = main(list(args))
+        before = current_limits()
+        try:
+            code = main(list(args))
+        finally:
+            configure_limits(seconds=before.seconds, inferences=before.inferences,
+                             memory=before.memory)
         captured = capsys.readouterr()
         return CliRun(code, captured.out, captured.err)
 
