@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.prolog import configure_limits, current_limits
+from engine.prolog import configure_limits, current_limits, trust_user_files, user_files_trusted
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,17 +72,19 @@ class CliRun:
 @pytest.fixture
 def cli(capsys):
     """Run ``advice ARGS...`` in-process; returns a :class:`CliRun`. The
-    limits a command sets (``--inference-limit``, ...) last only as long
-    as it runs, as in a process of its own: a test that sets a small one
-    does not leave it to the tests after it."""
+    limits and the trust a command sets (``--inference-limit``,
+    ``--trusted``, ...) last only as long as it runs, as in a process of
+    its own: a test that sets them does not leave them to the tests after
+    it in the same worker."""
 
     def run(*args: str) -> CliRun:
-        before = current_limits()
+        limits, trusted = current_limits(), user_files_trusted()
         try:
             code = main(list(args))
         finally:
-            configure_limits(seconds=before.seconds, inferences=before.inferences,
-                             memory=before.memory)
+            configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                             memory=limits.memory)
+            trust_user_files(trusted)
         captured = capsys.readouterr()
         return CliRun(code, captured.out, captured.err)
 
