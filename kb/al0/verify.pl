@@ -318,14 +318,20 @@ worst_step(Ctx, State, Move, Why, Next) :-
     format(string(Why), "~w/~w", [Rule, Advice]),
     (   game_over(Ctx, State1, _)
     ->  Next = end
-    ;   Ctx = ctx(_, _, D),
-        findall(Moves-(Reply-State2),
-                ( D:legalmove(Pos1, Reply, Pos2),
-                  them_turn(Ctx, State1, Reply, Pos2, State2),
+    ;   findall(Moves-(Reply-State2),
+                ( reply_state(Ctx, State1, Pos1, Reply, State2),
                   known_moves(Ctx, State2, Moves) ),
                 Valued),
         foldl(longer, Valued, -2-none, _-Next)
     ).
+
+% reply_state(+Ctx, +State1, +Pos1, -Reply, -State2): on backtracking, each
+% legal Reply of the opponent at Pos1, the position after our move at
+% State1, and the state after it.
+reply_state(Ctx, State1, Pos1, Reply, State2) :-
+    Ctx = ctx(_, _, D),
+    D:legalmove(Pos1, Reply, Pos2),
+    them_turn(Ctx, State1, Reply, Pos2, State2).
 
 longer(Moves-Next, Best0-Next0, Best-Next1) :-
     (   Moves > Best0 -> Best-Next1 = Moves-Next ; Best-Next1 = Best0-Next0 ).
@@ -391,24 +397,24 @@ refutation_texts(Ctx, Ok, Pos, Line, Texts) :-
 % Plies moves from State (us to move) to a failure, our moves those of
 % the table, each reply one whose state the memo values as a failure
 % nearest to it (a game over that is no success first).
-failing_line(_, _, _, Plies, []) :-
-    Plies =< 0, !.
-failing_line(Ctx, Ok, State, Plies, [Move|Rest]) :-
-    once(us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1)),
-    \+ game_over(Ctx, State1, _),
-    Ctx = ctx(_, _, D),
-    findall(N-(Reply-State2),
-            ( D:legalmove(Pos1, Reply, Pos2),
-              them_turn(Ctx, State1, Reply, Pos2, State2),
-              failure_distance(Ctx, Ok, State2, N) ),
-            Failing),
-    keysort(Failing, [_-(Reply-State2)|_]),
-    !,
-    Rest = [Reply|Rest1],
-    Plies1 is Plies - 2,
-    failing_line(Ctx, Ok, State2, Plies1, Rest1).
-failing_line(Ctx, _, State, _, Line) :-
-    (   once(us_turn(Ctx, State, step(Move, _, _, _, _), _)) -> Line = [Move] ; Line = [] ).
+failing_line(Ctx, Ok, State, Plies, Line) :-
+    (   Plies > 0,
+        once(us_turn(Ctx, State, step(Move, Pos1, _, _, _), State1))
+    ->  Line = [Move|Rest],
+        (   Plies > 1,
+            \+ game_over(Ctx, State1, _),
+            findall(N-(Reply-State2),
+                    ( reply_state(Ctx, State1, Pos1, Reply, State2),
+                      failure_distance(Ctx, Ok, State2, N) ),
+                    Failing),
+            keysort(Failing, [_-(Reply-State2)|_])
+        ->  Rest = [Reply|Rest1],
+            Plies1 is Plies - 2,
+            failing_line(Ctx, Ok, State2, Plies1, Rest1)
+        ;   Rest = []
+        )
+    ;   Line = []
+    ).
 
 % failure_distance(+Ctx, +Ok, +State, -Plies): State is a failure (a game
 % over that is no success: 0) or valued as one by the memo, Plies from it.
