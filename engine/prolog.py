@@ -23,6 +23,7 @@ import importlib.resources
 import itertools
 import json
 import os
+import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,10 +201,46 @@ class LoadedKB:
     warnings: tuple[str, ...]
 
 
+#: the environment variables by which pyswip finds SWI-Prolog without
+#: running ``swipl`` itself: name -> the variable of
+#: ``swipl --dump-runtime-variables`` that holds its value
+SWIPL_LOCATION = {"LIBSWIPL_PATH": "PLLIBSWIPL", "SWI_HOME_DIR": "PLBASE"}
+
+
+def locate_swipl() -> None:
+    """Tell pyswip, in this process and in the processes it starts from
+    now on, where SWI-Prolog is (the variables of :data:`SWIPL_LOCATION`,
+    where they are not set already).
+
+    Otherwise pyswip, as each process imports it, runs ``swipl
+    --dump-runtime-variables`` with its stderr ours: a Prolog process
+    ended at that moment (a worker, after a Ctrl-C) left that ``swipl``
+    writing to a pipe no one read, and its "Broken pipe" error reached
+    the user. Here it runs once, in a session of its own (a Ctrl-C to
+    the terminal does not reach it) and with its errors discarded; if it
+    cannot run or says nothing useful, pyswip looks as it would have.
+    """
+    if all(os.environ.get(name) for name in SWIPL_LOCATION):
+        return
+    try:
+        run = subprocess.run(["swipl", "--dump-runtime-variables"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True,
+                             start_new_session=True, timeout=60, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return
+    found = dict(line.rstrip(";").split("=", 1) for line in run.stdout.splitlines()
+                 if "=" in line)
+    values = {name: found.get(variable, "").strip('"') for name, variable in SWIPL_LOCATION.items()}
+    if all(values.values()):
+        for name, value in values.items():
+            os.environ.setdefault(name, value)
+
+
 class PrologSession:
     """One embedded SWI-Prolog, used under a lock. Get it with :func:`session`."""
 
     def __init__(self, on_halt: Callable[[], None] | None = None) -> None:
+        locate_swipl()
         from pyswip import Prolog, registerForeign  # the only import of pyswip in the project
 
         self._prolog = Prolog()

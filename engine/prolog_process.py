@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.prolog import (
     DEFAULT_SECONDS, KBLoadError, Limits, PrologGoalError, PrologSession, SearchLimitError,
-    compiled_here, current_limits, user_files_trusted,
+    compiled_here, current_limits, locate_swipl, user_files_trusted,
 )
 
 #: seconds (beyond 5% more) the parent waits past a call's time limit
@@ -71,7 +71,10 @@ def start_shielded(proc: multiprocessing.process.BaseProcess) -> None:
     ``KeyboardInterrupt`` where the old handler would have raised it.
 
     multiprocessing's resource tracker is started first: starting it
-    (with the first child a process makes) unblocks SIGINT."""
+    (with the first child a process makes) unblocks SIGINT; and where
+    SWI-Prolog is (:func:`~engine.prolog.locate_swipl`) is found once
+    here, for every child to inherit."""
+    locate_swipl()
     resource_tracker.ensure_running()
     noted = []
     old_handler = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))

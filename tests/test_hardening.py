@@ -132,6 +132,27 @@ def test_ctrl_c_at_any_moment_ends_verify_with_a_report():
     assert reports >= 6  # the others came before the command began
 
 
+# pyswip, as a process imports it, runs `swipl --dump-runtime-variables`
+# unless told where SWI-Prolog is; a worker ended by a Ctrl-C while that
+# ran left the swipl writing to a pipe no one read, and "ERROR: format/2:
+# I/O error in write on stream user_output (Broken pipe)" reached the
+# terminal (once in the test above). The engine finds it once, for all.
+def test_swipl_is_run_once_not_once_for_every_prolog_process(tmp_path):
+    calls = tmp_path / "calls"
+    (tmp_path / "swipl").write_text(f"#!/bin/sh\necho \"$*\" >> {calls}\n"
+                                    f"exec {shutil.which('swipl')} \"$@\"\n")
+    (tmp_path / "swipl").chmod(0o755)
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
+    env["PATH"] = f"{tmp_path}{os.pathsep}{env['PATH']}"
+    run = subprocess.run([sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
+                          "--sample", "4", "--seed", "1", "--workers", "2", "--json"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stderr) == (0, "")
+    # the engine's own Prolog process and a worker: one run of swipl, not two
+    assert calls.read_text() == "--dump-runtime-variables\n"
+
+
 # Ctrl-C at the moment a process's first child is being made: starting
 # multiprocessing's resource tracker then unblocked SIGINT while the engine
 # ignored it, and the Ctrl-C was lost (a verify then ran to its end). With
