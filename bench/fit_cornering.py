@@ -55,6 +55,15 @@ def fit(moves: np.ndarray, terms: np.ndarray) -> tuple[np.ndarray, float, float]
     return coef * 100, float(r2), float(np.sqrt((error ** 2).mean()))
 
 
+def every_nth(n: int) -> str:
+    """How a sample of every n-th position is said: "all", "every 2nd",
+    "every 10th", "every 21st", ..."""
+    if n == 1:
+        return "all"
+    teen = 10 <= n % 100 <= 20
+    return f"every {n}{'th' if teen else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("table", help="a table of the domain, e.g. chess/kbbk.adv")
@@ -68,7 +77,7 @@ def main() -> None:
     weights, r2, rmse = fit(rows[:, 0], rows[:, 2:])
     rounded = [int(round(w)) for w in weights]
     written = ", ".join(f"{t}-{w}" if w >= 0 else f"{t}-({w})" for t, w in zip(terms, rounded))
-    print(f"{len(rows):,} positions, every {args.every}th of the won ones")
+    print(f"{len(rows):,} positions, {every_nth(args.every)} of the won ones")
     print(f"weights: [ {written} ]")
     print(f"R^2 {r2:.4f}, root mean square error {rmse:.2f} moves")
     if args.shipped:
