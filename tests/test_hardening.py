@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -139,8 +140,8 @@ def test_ctrl_c_at_any_moment_ends_verify_with_a_report():
 # terminal (once in the test above). The engine finds it once, for all.
 def test_swipl_is_run_once_not_once_for_every_prolog_process(tmp_path):
     calls = tmp_path / "calls"
-    (tmp_path / "swipl").write_text(f"#!/bin/sh\necho \"$*\" >> {calls}\n"
-                                    f"exec {shutil.which('swipl')} \"$@\"\n")
+    (tmp_path / "swipl").write_text(f"#!/bin/sh\necho \"$*\" >> {shlex.quote(str(calls))}\n"
+                                    f"exec {shlex.quote(shutil.which('swipl'))} \"$@\"\n")
     (tmp_path / "swipl").chmod(0o755)
     env = {name: value for name, value in os.environ.items()
            if name not in ("LIBSWIPL_PATH", "SWI_HOME_DIR")}
