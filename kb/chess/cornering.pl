@@ -51,6 +51,11 @@ weighed_term(View, Name-Weight, M0, M) :-
 %    - `kings_steps`: the steps along files and ranks between the kings;
 %    - `our_king_corner_steps`, `our_king_edge_distance`: White's king's
 %      steps to the nearest corner and distance to the edge;
+%    - `corner_taken`: 1 when each of the black king's nearest corners
+%      (one, or several as near) is held by White: a piece of White's
+%      other than the king stands on it, or White's king stands nearer
+%      it than the black king does; else 0: the black king cannot be
+%      mated there until White makes way;
 %    - `piece_hanging`: 1 when a piece is attacked and undefended, else 0;
 %    - `pieces_distance`: the sum of the pieces' (other than the king)
 %      distances to the black king;
@@ -95,6 +100,14 @@ term_value(kings_steps, view(_, _, _, _, B, W, _), V) :-
     V is abs(B mod 8 - W mod 8) + abs(B // 8 - W // 8).
 term_value(our_king_corner_steps, view(_, Corners, _, _, _, W, _), V) :-
     corner_steps(W, Corners, V).
+term_value(corner_taken, view(_, Corners, _, _, B, W, Pieces), V) :-
+    aggregate_all(min(D), ( member(C, Corners), square_distance(B, C, D) ), Near),
+    (   forall(( member(C, Corners), square_distance(B, C, Near) ),
+               ( memberchk(_-C, Pieces)
+               ; square_distance(W, C, DW), DW < Near ))
+    ->  V = 1
+    ;   V = 0
+    ).
 term_value(our_king_edge_distance, view(_, _, _, _, _, W, _), V) :-
     edge_distance(W, V).
 term_value(piece_hanging, view(Pos, _, _, _, _, _, _), V) :-

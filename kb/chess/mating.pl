@@ -31,11 +31,12 @@
             narrowest/3,                % +Pos, ?Move, -Pos1
             narrowest_far/3,            % +Pos, ?Move, -Pos1
             toward_mate/3,              % +Pos, ?Move, -Pos1
+            surely_toward_mate/3,       % +Pos, ?Move, -Pos1
             mating_constraint/1         % ?Name
           ]).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
-:- use_module(chess, [legal_move/3, kind_rank/2]).
+:- use_module(chess, [legal_move/3, kind_rank/2, in_check/1]).
 :- use_module(symmetry, [least_image_symmetries/3, symmetric_position/3]).
 :- use_module(concepts, [room_mask/2, box_mask/2, box_lines/2, mask_distance/3, kings_distance/2, hanging/2, king_square/3,
                          square_distance/3, edge_distance/2, mate_in/4, safe_mate_in/4]).
@@ -45,7 +46,8 @@
 
 :- module_transparent
     closer_to_mate/2,
-    toward_mate/3.
+    toward_mate/3,
+    surely_toward_mate/3.
 
 /** <module> The words of mating tables, for any material
 
@@ -319,6 +321,7 @@ mating_constraint(farthest).
 mating_constraint(narrowest).
 mating_constraint(narrowest_far).
 mating_constraint(toward_mate).
+mating_constraint(surely_toward_mate).
 
 %! piecemove(+Pos, ?Move, -Pos1) is nondet.
 %
@@ -430,6 +433,39 @@ moves_toward_mate(M, eg(P, Depth), Move, Pos1) :-
               remembered(distance(M), P1, D) ),
             Keyed),
     best_first(Keyed, Move, Pos1).
+
+%! surely_toward_mate(+Pos, ?Move, -Pos1) is nondet.
+%
+%  The legal moves of White, those after which the largest
+%  mating_distance/2 among Black's replies is least first: the move
+%  that leaves the measure smallest whatever Black replies, where
+%  toward_mate/3 looks at the position before the reply.  A move that
+%  mates comes first, one that stalemates last; ties in the order of
+%  chess.pl's moves.
+
+surely_toward_mate(Pos, Move, Pos1) :-
+    context_module(M),
+    moves_surely_toward_mate(M, Pos, Move, Pos1).
+
+% moves_surely_toward_mate(+KB, +Pos, ?Move, -Pos1): surely_toward_mate/3
+% with the knowledge base KB's mating_distance/2.
+moves_surely_toward_mate(M, eg(P, Depth), Move, Pos1) :-
+    P = pos(w, _, _),
+    Depth1 is Depth + 1,
+    findall(D-(Mv-eg(P1, Depth1)),
+            ( legal_move(P, Mv, P1),
+              worst_reply_distance(M, P1, D) ),
+            Keyed),
+    best_first(Keyed, Move, Pos1).
+
+% worst_reply_distance(+KB, +P1, -D): the largest of KB's measure among
+% Black's replies at P1; -inf where Black is mated, inf where stalemated.
+worst_reply_distance(M, P1, D) :-
+    findall(D1, ( legal_move(P1, _, P2), remembered(distance(M), P2, D1) ), Ds),
+    (   Ds = []
+    ->  (   in_check(P1) -> D is -inf ; D is inf )
+    ;   max_list(Ds, D)
+    ).
 
 % best_first(+Keyed, -Move, -Pos1): the Move-Pos1 pairs of Keyed (a list
 % of Key-(Move-Pos1)), on backtracking, the least key first; ties keep

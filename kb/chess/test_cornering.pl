@@ -28,7 +28,26 @@ test(terms_of_the_kings) :-
     assertion(cornering_term(kings_distance, P, 3)),
     assertion(cornering_term(kings_steps, P, 6)),
     assertion(cornering_term(our_king_corner_steps, P, 6)),   % to h1
-    assertion(cornering_term(our_king_edge_distance, P, 3)).
+    assertion(cornering_term(our_king_edge_distance, P, 3)),
+    assertion(cornering_term(corner_taken, P, 0)).
+
+test(a_corner_taken_by_our_king) :-
+    % Black Kb6: its nearest mating corner is a8, two steps away
+    named_position(w, [w-k-b8, w-b-d3, w-n-f3, b-k-b6], P),
+    assertion(cornering_term(corner_taken, P, 1)),             % our king one step from a8
+    named_position(w, [w-k-d8, w-b-d3, w-n-f3, b-k-b6], Q),
+    assertion(cornering_term(corner_taken, Q, 0)),             % three steps: no nearer
+    % Black Kb3, our king on a1, a dark corner: no mate there, a8 is
+    % the corner, and our king is far from it
+    named_position(w, [w-k-a1, w-b-d3, w-n-f3, b-k-b3], R),
+    assertion(cornering_term(corner_taken, R, 0)).
+
+test(a_corner_taken_by_a_piece) :-
+    % Black Ka3: its nearest corner is a1, where a bishop stands
+    named_position(w, [w-k-h8, w-b-a1, w-b-e4, b-k-a3], P),
+    assertion(cornering_term(corner_taken, P, 1)),
+    named_position(w, [w-k-h8, w-b-d2, w-b-e4, b-k-a3], Q),
+    assertion(cornering_term(corner_taken, Q, 0)).
 
 test(terms_of_the_pieces) :-
     bishop_and_knight(P),
@@ -61,6 +80,6 @@ test(measure_is_the_weighted_sum) :-
 test(every_term_has_a_value, [nondet]) :-
     bishop_and_knight(P),
     findall(N, cornering_term(N, P, _), Names),
-    length(Names, 17).
+    length(Names, 18).
 
 :- end_tests(cornering).

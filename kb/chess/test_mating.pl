@@ -252,7 +252,26 @@ test(toward_mate_orders_moves_by_the_measure) :-
     length(Distances, N),
     assertion(N == Legal).
 
+test(surely_toward_mate_orders_moves_by_the_worst_reply) :-
+    eg(w, [w-k-c3, w-b-h1, w-n-h2, b-k-a5], Pos),
+    findall(Worst-To,
+            ( distance_kb:surely_toward_mate(Pos, m(_, T, _), eg(P1, 1)),
+              square_name(T, To),
+              worst_reply(P1, Worst) ),
+            Ordered),
+    Ordered = [First|_],
+    assertion(First == 2-c4),                  % Kc4: every reply leaves the kings 2 apart
+    pairs_keys(Ordered, Worsts),
+    assertion(msort(Worsts, Worsts)),
+    once(distance_kb:toward_mate(Pos, _, eg(Q1, 1))),
+    worst_reply(Q1, NearestFirst),
+    assertion(NearestFirst == 3).              % Bg2 first: the kings stay 2 apart, Ka6 takes them to 3
+
 :- end_tests(mating).
+
+% worst_reply(+P, -D): the largest kings' distance Black can leave by a reply at P.
+worst_reply(P, D) :-
+    aggregate_all(max(D1), ( chess:legal_move(P, _, P1), chess_concepts:kings_distance(P1, D1) ), D).
 
 % distance_kb: a knowledge base whose measure of progress is the kings'
 % distance, with the words of mating tables.
