@@ -147,11 +147,13 @@ advice closer_in_1:
 def test_refutation_lines_are_legal_where_the_memo_holds_a_symmetric_image(tmp_path):
     table = tmp_path / "kbbk_weak.adv"
     table.write_text(WEAK_KBBK)
-    report = verify(VerifyJob(str(table), "all", sample=12, seed=1), workers=1)
+    # with seed 6 (and KBBK's measure as chess/kbbk.pl weighs it), the
+    # line of the start below is the one the memo holds from an image
+    report = verify(VerifyJob(str(table), "all", sample=12, seed=6), workers=1)
     assert report["by_result"] == {"no_advice": 12}
     lines = {c["fen"]: c["line"] for c in report["counterexamples"]}
-    assert lines["7B/k7/8/5B2/3K4/8/8/8 w - - 0 1"] == ["Be5", "Ka6", "Kc5", "Ka5", "Bd7", "Ka6"]
-    assert sum(len(line) for line in lines.values()) == 52
+    assert lines["3B4/8/3k4/8/3K4/8/2B5/8 w - - 0 1"] == ["Bf5", "Kc6", "Be7", "Kb6"]
+    assert sum(len(line) for line in lines.values()) == 36
     for fen, line in lines.items():
         board = chess.Board(fen)
         for san in line:

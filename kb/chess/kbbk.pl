@@ -27,33 +27,27 @@ mating_distance(eg(P, _), D) :-
 
 %! kbbk_weights(-Weights) is det.
 %
-%  The black king must end in a corner, shut in by the bishops'
-%  diagonals and our king, so the measure adds up:
-%
-%    - its room, each square weighed by its king steps C to the nearest
-%      corner: 4C - 4 (4 for each step plus one, less 8 a square), so a
-%      room near a corner weighs little and one in the middle of the
-%      board much;
-%    - its secure room (the room it keeps even if it chases a bishop our
-%      king does not defend), each square weighed 4C + 1: a cage the
-%      black king can break by harassing a bishop is not counted as a
-%      cage;
-%    - 462 when the room holds no corner (the king is shut in where it
-%      cannot be mated: it must be let out first);
-%    - the black king's steps along files and ranks to the nearest
-%      corner (8 each) and its distance to the edge (10 each), less its
-%      king steps to the corner (1 each);
-%    - the kings' distance (8 each) and our king's distance to the edge
-%      (1 each);
-%    - 34 when a bishop stands attacked and undefended.
-%
-%  The weights were chosen by trying them, against a tablebase, in a
-%  model of this table outside the project, until no won position was
-%  left from which no forcing tree of the table's makes the measure
-%  smaller; the table itself reads no tablebase, and
-%  `advice verify kbbk --defender all` proves it from every start.
+%  The measure estimates White's moves to mate, in hundredths of a
+%  move.  Its terms (chess/cornering.pl) and all but one of their
+%  weights were fitted by least squares to the moves to mate of every
+%  tenth won position (`python bench/fit_cornering.py chess/kbbk.adv
+%  --every 10`, which reads our tablebase: R^2 0.75, an error of 1.49
+%  moves root mean square); the table reads nothing of it.  Each step
+%  of the black king along files and ranks to the nearest corner costs
+%  about two moves (less nearly one for each king step), each step
+%  between the kings about two thirds of one, the bishops' distances to
+%  the black king and its room and secure room (each square weighed by
+%  its distance to the corners) the rest, and a bishop en prise nearly
+%  two moves.  The weight set by hand: a corner taken (our king nearer
+%  it than the black king, or a bishop on it) costs four moves.  The
+%  fit gives it less than half a move, for most such positions are no
+%  farther from mate than the others; but where our king or a bishop
+%  holds the corner the black king stands beside, no forcing tree of
+%  five moves made the fitted measure smaller (the black king stays by
+%  the corner, and our piece cannot leave it without moving away), and
+%  with this weight leaving the corner is progress.
 
-kbbk_weights([ room_weight-4, room-(-8), secure_room_weight-4, secure_room-(-3),
-               room_without_corner-462, king_corner_steps-8, king_edge_distance-10,
-               king_corner_distance-(-1), kings_distance-8, our_king_edge_distance-1,
-               piece_hanging-34 ]).
+kbbk_weights([ king_corner_steps-196, king_corner_distance-(-84), kings_distance-66,
+               kings_steps-31, our_king_edge_distance-(-25), pieces_distance-21,
+               room_weight-5, room-(-14), secure_room_weight-4, secure_room-(-11),
+               piece_hanging-179, corner_taken-400 ]).
