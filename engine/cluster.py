@@ -33,7 +33,6 @@ the pool raises :class:`engine.prolog.BadInput` saying how to install it.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
@@ -51,9 +50,6 @@ BATCH = 250
 
 #: how long the pool waits for a batch before it looks up (Ctrl-C is seen between waits)
 POLL = 0.2
-#: seconds to wait, once Ray reports an actor or its node dead, for the
-#: Ctrl-C that may have ended it (see RayPool._give_ctrl_c_a_moment)
-CTRL_C_GRACE = 0.5
 
 INSTALL = "--cluster ray needs Ray, an optional extra: pip install 'advice[cluster]'"
 
@@ -207,21 +203,9 @@ class RayPool:
 
     def _started_actor(self, actor) -> None:
         """Waits for ``actor`` to set itself up; raises what its set-up raised."""
-        try:
-            error = self._ray.get(actor.ready.remote())
-        except self._ray.exceptions.RayActorError:
-            self._give_ctrl_c_a_moment()
-            raise
+        error = self._ray.get(actor.ready.remote())
         if error is not None:
             raise error
-
-    @staticmethod
-    def _give_ctrl_c_a_moment() -> None:
-        """A local Ray's processes share our process group, so a terminal's
-        Ctrl-C ends them too, and Ray may tell us they died before our own
-        SIGINT is handled. Wait a moment for that SIGINT (it raises
-        KeyboardInterrupt here), so that a Ctrl-C is reported as one."""
-        time.sleep(CTRL_C_GRACE)
 
     def __exit__(self, *exc) -> bool:
         ray = self._ray
@@ -257,7 +241,6 @@ class RayPool:
                     result = ray.get(future)
                 except ray.exceptions.RayActorError:
                     # its actor died: a new one takes its place, and the piece again
-                    self._give_ctrl_c_a_moment()
                     self._actors.remove(actor)
                     successor = self._new_actor()
                     self._actors.append(successor)

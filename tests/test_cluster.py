@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import signal
-import threading
 from pathlib import Path
 
 import pytest
@@ -96,33 +95,3 @@ def test_grading_on_ray_costs_a_dying_submission_only_itself(on_ray, cli, tmp_pa
         f"a worker process ended (a knowledge base called halt/0) while working on "
         f"the submission {halting}")
     assert by_student["ada"]["score"] == 7
-
-
-def test_a_ctrl_c_that_ray_reports_first_as_a_dead_actor_is_a_ctrl_c():
-    # a terminal's Ctrl-C also ends the local Ray's processes (they share
-    # our process group), and Ray once told the pool its actor had died
-    # before our own SIGINT was handled: verify then ended with that
-    # error's traceback instead of its report. Here Ray says so at once,
-    # and the SIGINT comes a moment later.
-    from engine.cluster import RayPool
-
-    class Ray:  # a Ray whose actor died of the Ctrl-C on its way to us
-        exceptions = ray.exceptions
-
-        @staticmethod
-        def get(_):
-            threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
-            raise ray.exceptions.ActorDiedError()
-
-    class Actor:
-        class ready:
-            remote = staticmethod(lambda: None)
-
-    pool = RayPool(1, None, (), None)
-    pool._ray = Ray
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            pool._started_actor(Actor)
-    finally:
-        signal.signal(signal.SIGINT, previous)
