@@ -32,7 +32,9 @@ the pool raises :class:`engine.prolog.BadInput` saying how to install it.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
@@ -167,10 +169,15 @@ class RayPool:
         self._task = None         # the remote task of an isolated pool
         self._actors: list = []
         self._started = False
+        self._stdout_to_stderr = contextlib.redirect_stdout(sys.stderr)
 
     def __enter__(self) -> "RayPool":
         ray = self._ray = import_ray()
         self._here = _here()
+        # Ray's driver prints what its processes publish for it (once, in
+        # an interrupted verify, that its raylet had died) on stdout, which
+        # is the command's (its --json): send it to stderr
+        self._stdout_to_stderr.__enter__()
         if not ray.is_initialized():
             if self.address:
                 try:
@@ -215,6 +222,7 @@ class RayPool:
         if self._started:
             ray.shutdown()
             self._started = False
+        self._stdout_to_stderr.__exit__(None, None, None)
         return False
 
     def run(self, pieces: Sequence[Any]) -> Iterator[tuple[Any, Any]]:

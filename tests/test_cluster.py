@@ -95,3 +95,19 @@ def test_grading_on_ray_costs_a_dying_submission_only_itself(on_ray, cli, tmp_pa
         f"a worker process ended (a knowledge base called halt/0) while working on "
         f"the submission {halting}")
     assert by_student["ada"]["score"] == 7
+
+
+def test_what_ray_prints_for_the_driver_goes_to_stderr(on_ray, capsys):
+    # Ray's driver prints the errors its processes publish on stdout; once
+    # an interrupted verify --json printed a raylet's death before its JSON
+    from ray._private.worker import print_to_stdstream
+
+    def ray_publishes(done: int, total: int) -> None:
+        print_to_stdstream({"lines": [f"news at {done}"], "pid": "raylet", "is_err": False},
+                           ignore_prefix=False)
+
+    verify(VerifyJob(KRK, "all", sample=10, seed=4), workers=1, progress=ray_publishes,
+           cluster="ray", batch=10)
+    captured = capsys.readouterr()
+    assert "news at 10" in captured.err
+    assert captured.out == ""
