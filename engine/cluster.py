@@ -184,19 +184,9 @@ class RayPool:
         # an interrupted verify, that its raylet had died) on stdout, which
         # is the command's (its --json): send it to stderr
         self._stdout_to_stderr.__enter__()
-        if not ray.is_initialized():
-            if self.address:
-                try:
-                    ray.init(address=self.address, logging_level="ERROR", log_to_driver=False)
-                except (ConnectionError, RuntimeError, ValueError) as error:
-                    raise BadInput(f"cannot join the Ray cluster at {self.address}: "
-                                   f"{error}") from None
-            else:  # a new Ray of our own, even where one runs already
-                ray.init(address="local", num_cpus=self.n, include_dashboard=False,
-                         logging_level="ERROR", log_to_driver=False,
-                         _system_config=LOCAL_RAY_CONFIG)
-            self._started = True
         try:
+            if not ray.is_initialized():
+                self._start_or_join(ray)
             if self.isolated:
                 self._task = ray.remote(num_cpus=1, max_calls=1, max_retries=0)(run_isolated)
             else:
@@ -211,6 +201,20 @@ class RayPool:
             raise
         self.figures = ClusterFigures(address=address, nodes=nodes, workers=self.n)
         return self
+
+    def _start_or_join(self, ray) -> None:
+        """Join the cluster at ``address``, or start a Ray of our own."""
+        if self.address:
+            try:
+                ray.init(address=self.address, logging_level="ERROR", log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                raise BadInput(f"cannot join the Ray cluster at {self.address}: "
+                               f"{error}") from None
+        else:  # a new Ray of our own, even where one runs already
+            ray.init(address="local", num_cpus=self.n, include_dashboard=False,
+                     logging_level="ERROR", log_to_driver=False,
+                     _system_config=LOCAL_RAY_CONFIG)
+        self._started = True
 
     def _new_actor(self):
         return self._actor_class.remote(self._here, self.setup, self.args, self.work)
