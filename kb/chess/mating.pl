@@ -8,6 +8,7 @@
             box_within/2,               % +Max, +Pos
             lines_fewer/2,              % +Pos, +Root
             lines_halved/2,             % +Pos, +Root
+            lines_fewer_by_two/2,       % +Pos, +Root
             lines_no_more/2,            % +Pos, +Root
             lines_not_larger/2,         % +Pos, +Root
             king_nearer_box/2,          % +Pos, +Root
@@ -126,6 +127,18 @@ lines_fewer(Pos, Root) :-
 lines_halved(Pos, Root) :-
     lines_compared(at_most_half, Pos, Root).
 
+%! lines_fewer_by_two(+Pos, +Root) is semidet.
+%
+%  The black king's box spans at least two lines fewer to its edge at
+%  Pos than at Root: two pushes, or one that took two lines.
+
+lines_fewer_by_two(Pos, Root) :-
+    lines_compared(two_fewer, Pos, Root).
+
+% two_fewer(+Lines, +Lines0): at least two fewer than Lines0.
+two_fewer(Lines, Lines0) :-
+    Lines =< Lines0 - 2.
+
 % at_most_half(+Lines, +Lines0): fewer than Lines0, and at most half.
 at_most_half(Lines, Lines0) :-
     Lines < Lines0,
@@ -150,7 +163,8 @@ lines_not_larger(Pos, Root) :-
     Measure @=< Measure0.
 
 % lines_compared(+Order, +Pos, +Root): the lines the black king's box
-% spans to its edge at Pos stand in Order (<, =< or at_most_half/2) to
+% spans to its edge at Pos stand in Order (<, =<, at_most_half/2 or
+% two_fewer/2) to
 % those at Root.
 
 lines_compared(Order, Pos, Root) :-

@@ -50,7 +50,10 @@ test(lines_of_the_box_compared_with_the_root) :-
     assertion(lines_halved(Pushed, Three)),
     assertion(lines_fewer(Root, Three)),
     assertion(\+ lines_halved(Root, Three)),
-    assertion(\+ lines_halved(Wider, Root)).
+    assertion(\+ lines_halved(Wider, Root)),
+    assertion(lines_fewer_by_two(Pushed, Three)),
+    assertion(\+ lines_fewer_by_two(Root, Three)),
+    assertion(\+ lines_fewer_by_two(Pushed, Root)).
 
 test(king_clear) :-
     eg(w, [w-k-d4, w-r-a3, w-r-b7, b-k-e1], Clear),
