@@ -11,10 +11,12 @@ STAMP  := $(VENV)/.installed
 demo: setup
 	$(BIN)/advice demo
 
-# The tests run in one process per core (pytest-xdist); those that start a
-# Ray run one after another in one of them (their xdist_group).
+# The tests run in one process per core (pytest-xdist), then those that
+# start a Ray (marked `ray`) one after another in one process: a Ray
+# test stops its Ray with `ray stop`, which ends every Ray on the machine.
 test: setup
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto -m "not ray"
+	$(BIN)/python -m pytest -m ray
 
 setup: swipl graphviz $(STAMP)
 

@@ -14,9 +14,10 @@ from conftest import command_lines
 from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
-#: every test that starts or joins a Ray runs in one process of a parallel
-#: run (pytest -n), one after another: two Rays on one machine would meet
-pytestmark = pytest.mark.xdist_group("ray")
+#: every test that starts or joins a Ray runs apart from the others, one
+#: after another (make test): two Rays on one machine would meet, and
+#: `ray stop` ends every Ray on the machine
+pytestmark = pytest.mark.ray
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                           "'advice[cluster]' (make test installs it)")

@@ -16,9 +16,10 @@ import pytest
 from conftest import command_lines, wait_for_cpu
 from engine.prolog import kb_path
 
-#: every test that starts or joins a Ray runs in one process of a parallel
-#: run (pytest -n), one after another: two Rays on one machine would meet
-pytestmark = pytest.mark.xdist_group("ray")
+#: every test that starts or joins a Ray runs apart from the others, one
+#: after another (make test): two Rays on one machine would meet, and
+#: `ray stop` ends every Ray on the machine
+pytestmark = pytest.mark.ray
 
 KRK = str(kb_path("chess/krk.adv"))
 #: the processes a local Ray instance runs (its actors are ray::ClassName)
@@ -108,9 +109,9 @@ def test_a_cluster_given_by_address(tmp_path):
              "--sample", "20", "--seed", "1", "--workers", "2", "--cluster", "ray",
              "--address", f"127.0.0.1:{port}", "--json"],
             capture_output=True, text=True, env=env)
-    finally:  # no test after this one looks for Ray's processes: stop it in the background
-        subprocess.Popen([ray, "stop", "--force"], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, env=env)
+    finally:  # `ray stop` ends every Ray on the machine: wait for it, so that
+        # it cannot end the next test's
+        subprocess.run([ray, "stop", "--force"], capture_output=True, env=env)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     # the local --workers 2 run's figures

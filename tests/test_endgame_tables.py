@@ -20,12 +20,6 @@ from engine.prolog import kb_path
 from engine.render import verify_text
 from engine.verify import VerifyJob, verify
 
-#: these tests keep both cores busy for minutes: they run in the process of
-#: a parallel run (pytest -n) that runs the tests that start a Ray, one after
-#: another, for beside them Ray's one node missed its health checks and died
-#: (in four of five full runs of the suite, the day KBBK's table got heavier)
-pytestmark = pytest.mark.xdist_group("ray")
-
 KQK = str(kb_path("chess/kqk.adv"))
 KRK_PLUS = str(kb_path("chess/krk_plus.adv"))
 KRRK = str(kb_path("chess/krrk.adv"))
