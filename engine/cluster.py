@@ -53,12 +53,6 @@ BATCH = 250
 #: how long the pool waits for a batch before it looks up (Ctrl-C is seen between waits)
 POLL = 0.2
 
-#: the Ray of our own is one node on this machine, and its workers keep
-#: every core busy: in full runs of the test suite Ray's health check
-#: marked the node dead ("missed too many heartbeats") and the run failed
-#: with its actors; here it misses 40 checks before it gives up
-LOCAL_RAY_CONFIG = {"health_check_failure_threshold": 40}
-
 INSTALL = "--cluster ray needs Ray, an optional extra: pip install 'advice[cluster]'"
 
 
@@ -212,8 +206,7 @@ class RayPool:
                                f"{error}") from None
         else:  # a new Ray of our own, even where one runs already
             ray.init(address="local", num_cpus=self.n, include_dashboard=False,
-                     logging_level="ERROR", log_to_driver=False,
-                     _system_config=LOCAL_RAY_CONFIG)
+                     logging_level="ERROR", log_to_driver=False)
         self._started = True
 
     def _new_actor(self):
