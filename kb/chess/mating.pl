@@ -164,8 +164,7 @@ lines_not_larger(Pos, Root) :-
 
 % lines_compared(+Order, +Pos, +Root): the lines the black king's box
 % spans to its edge at Pos stand in Order (<, =<, at_most_half/2 or
-% two_fewer/2) to
-% those at Root.
+% two_fewer/2) to those at Root.
 
 lines_compared(Order, Pos, Root) :-
     lines(Pos, Lines-_),
