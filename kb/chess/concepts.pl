@@ -32,6 +32,9 @@
 :- use_module(library(aggregate)).
 :- use_module(chess, [attacked/3, attack_mask/3, attack_mask/4, king_step_mask/2, legal_move/3, mate/1,
                       stalemate/1]).
+% Arithmetic compiled in this file (the flag ends with it): distances and
+% rooms are worked out at every measure a table asks for.
+:- set_prolog_flag(optimise, true).
 
 /** <module> Endgame concepts that advice tables share, for any material
 

@@ -8,6 +8,9 @@
 :- use_module(concepts, [room_mask/2, secure_room_mask/2, mating_corners/2, corner_weight/3,
                          corner_steps/3, corner_king_steps/3, edge_distance/2,
                          square_distance/3, king_square/3, hanging/2]).
+% Arithmetic compiled in this file (the flag ends with it): the measure is
+% worked out at every position a forcing tree meets.
+:- set_prolog_flag(optimise, true).
 
 /** <module> How far the defending king is from being mated in a corner
 
