@@ -12,8 +12,8 @@ demo: setup
 	$(BIN)/advice demo
 
 # The tests run in one process per core (pytest-xdist), then those that
-# start a Ray (marked `ray`) one after another in one process: a Ray
-# test stops its Ray with `ray stop`, which ends every Ray on the machine.
+# start a Ray (marked `ray`) one after another in one process: two Rays
+# started at once on one machine would meet.
 test: setup
 	$(BIN)/python -m pytest -n auto -m "not ray"
 	$(BIN)/python -m pytest -m ray

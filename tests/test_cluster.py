@@ -15,8 +15,8 @@ from engine.prolog import kb_path
 from engine.verify import VerifyJob, verify
 
 #: every test that starts or joins a Ray runs apart from the others, one
-#: after another (make test): two Rays on one machine would meet, and
-#: `ray stop` ends every Ray on the machine
+#: after another (make test): two Rays started at once on one machine
+#: would meet
 pytestmark = pytest.mark.ray
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install "

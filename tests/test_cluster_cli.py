@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,8 +18,8 @@ from conftest import command_lines, wait_for_cpu
 from engine.prolog import kb_path
 
 #: every test that starts or joins a Ray runs apart from the others, one
-#: after another (make test): two Rays on one machine would meet, and
-#: `ray stop` ends every Ray on the machine
+#: after another (make test): two Rays started at once on one machine
+#: would meet
 pytestmark = pytest.mark.ray
 
 KRK = str(kb_path("chess/krk.adv"))
@@ -37,6 +38,20 @@ def ray_processes(ignore: Collection[int] = ()) -> list[str]:
 #: table, listing the 175,168 starts: 4-5 s), and some to verify with; an
 #: actor Ctrl-C'd after 6 s had verified 1,240 positions, after 9 s 8,700
 ACTOR_CPU_SECONDS = 8.0
+
+
+def wait_for_port(port: int, head: subprocess.Popen, seconds: float = 60) -> None:
+    """Wait until the Ray head ``head`` listens on ``port`` (fails the
+    test if it ends first or takes longer than ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert head.poll() is None, f"ray start ended with exit status {head.returncode}"
+            assert time.monotonic() < deadline, f"no Ray head on port {port} after {seconds} s"
+            time.sleep(0.5)
 
 
 def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
@@ -98,20 +113,26 @@ def test_a_cluster_given_by_address(tmp_path):
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                         "'advice[cluster]' (make test installs it)")
     ray = str(Path(sys.executable).parent / "ray")
-    port = "6391"
+    port = 6391
     env = dict(os.environ, RAY_AUTH_MODE="disabled")  # no token to hand round in a test
-    subprocess.run([ray, "start", "--head", "--port", port, "--num-cpus", "2",
-                    "--include-dashboard=false", "--disable-usage-stats"],
-                   check=True, capture_output=True, cwd=tmp_path, env=env)
+    # `ray start --block` keeps the head in the foreground and, when
+    # terminated, ends that head's processes and no others (`ray stop`
+    # would end every Ray on the machine, a user's too)
+    head = subprocess.Popen([ray, "start", "--head", "--block", "--port", str(port),
+                             "--num-cpus", "2", "--include-dashboard=false",
+                             "--disable-usage-stats"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            cwd=tmp_path, env=env, start_new_session=True)
     try:
+        wait_for_port(port, head)
         run = subprocess.run(
             [sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
              "--sample", "20", "--seed", "1", "--workers", "2", "--cluster", "ray",
              "--address", f"127.0.0.1:{port}", "--json"],
             capture_output=True, text=True, env=env)
-    finally:  # `ray stop` ends every Ray on the machine: wait for it, so that
-        # it cannot end the next test's
-        subprocess.run([ray, "stop", "--force"], capture_output=True, env=env)
+    finally:  # wait for the head to end, so that it cannot meet the next test's Ray
+        head.terminate()
+        head.wait(timeout=60)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     # the local --workers 2 run's figures
