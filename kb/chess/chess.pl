@@ -20,6 +20,7 @@
             % moves
             legal_move/3,               % +Pos, ?Move, ?Pos1
             legal_moves/2,              % +Pos, -Moves
+            checking_move/3,            % +Pos, ?Move, ?Pos1
             move_uci/2,                 % ?Move, ?Text
             uci_move/4,                 % +Pos, +Text, -Move, -Pos1
             % status
@@ -458,6 +459,54 @@ ep_capture_exists(C, Ps, EP) :-
     king_square(C, Ps1, KSq),
     \+ attacked(KSq, O, Ps1),
     !.
+
+%! checking_move(+Pos, ?Move, ?Pos1) is nondet.
+%
+%  As legal_move/3, but only the moves that give check, in the same
+%  order: a mate search's last move must give check, and most moves
+%  are dropped here before the position after them is made.  A move
+%  may give check only when the piece moved attacks the king from its
+%  new square, or leaves a line through the king (another piece's
+%  check uncovered), or is a pawn's (en passant, promotion); only
+%  those are made and asked.
+
+checking_move(pos(C, Ps, EP), m(From, To, Promo), pos(O, Ps1, EP1)) :-
+    opponent(C, O),
+    king_square(O, Ps, Their),
+    member(p(C, K, From), Ps),
+    pseudo(K, C, From, Ps, EP, To, Promo, Cap, Double),
+    may_give_check(K, From, To, Promo, Their, Ps),
+    make(Ps, C, K, From, To, Promo, Cap, Ps1),
+    attacked(Their, C, Ps1),
+    king_square(C, Ps1, KSq),
+    \+ attacked(KSq, O, Ps1),
+    ep_after(Double, O, Ps1, EP1).
+
+% may_give_check(+Kind, +From, +To, +Promo, +TheirKing, +Pieces): the
+% move of a piece of Kind from From to To (Promo as in m/3) may give
+% check to the king on TheirKing (a superset of the moves that do).
+may_give_check(p, _, _, _, _, _) :- !.
+may_give_check(_, From, _, _, Their, _) :-
+    Key is From*64+Their,
+    line(Key, _, _),
+    !.
+may_give_check(K, From, To, Promo, Their, Ps) :-
+    (   Promo == none -> K1 = K ; K1 = Promo ),
+    Key is To*64+Their,
+    attacks_past(K1, Key, From, Ps).
+
+% attacks_past(+Kind, +Key, +From, +Pieces): a piece of Kind (not a
+% pawn) attacks along Key (Square*64+Target) once the piece on From
+% has left it.
+attacks_past(k, Key, _, _) :- king_pair(Key).
+attacks_past(n, Key, _, _) :- knight_pair(Key).
+attacks_past(q, Key, From, Ps) :- line(Key, _, B), clear_past(B, From, Ps).
+attacks_past(r, Key, From, Ps) :- line(Key, orth, B), clear_past(B, From, Ps).
+attacks_past(b, Key, From, Ps) :- line(Key, diag, B), clear_past(B, From, Ps).
+
+clear_past([], _, _) :- !.
+clear_past(B, From, Ps) :-
+    \+ ( member(p(_, _, S), Ps), S \== From, memberchk(S, B) ).
 
 %! legal_moves(+Pos, -Moves) is det.
 %

@@ -30,7 +30,8 @@
 :- use_module(library(lists)).
 :- use_module(library(apply)).
 :- use_module(library(aggregate)).
-:- use_module(chess, [attacked/3, attack_mask/3, attack_mask/4, king_step_mask/2, legal_move/3, mate/1,
+:- use_module(chess, [attacked/3, attack_mask/3, attack_mask/4, king_step_mask/2, legal_move/3,
+                      checking_move/3, mate/1,
                       stalemate/1]).
 % Arithmetic compiled in this file (the flag ends with it): distances and
 % rooms are worked out at every measure a table asks for.
@@ -473,14 +474,19 @@ safe_mate_in(Pos, N, Deeper, Escapes) :-
 % mate_search(+Pos, +N, +Pieces, +Deeper, +Escapes): mate_in/3 with
 % Escapes [], mate_in/4 with [Escapes], Pieces `any`; safe_mate_in/4
 % with Pieces `safe`.
+mate_search(Pos, 1, _, _, _) :-
+    !,
+    Pos = pos(w, _, _),
+    checking_move(Pos, _, Pos1),
+    \+ legal_move(Pos1, _, _),
+    !.
 mate_search(Pos, N, Pieces, Deeper, Escapes) :-
-    N >= 1,
+    N > 1,
     Pos = pos(w, _, _),
     legal_move(Pos, _, Pos1),
     (   mate(Pos1)
     ->  true
-    ;   N > 1,
-        \+ stalemate(Pos1),
+    ;   \+ stalemate(Pos1),
         pieces_kept(Pieces, Pos1),
         N1 is N - 1,
         \+ ( Escapes = [Escaping],

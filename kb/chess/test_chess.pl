@@ -169,6 +169,36 @@ test(uci_illegal, [fail]) :-
     rook_and_king(P),
     uci_move(P, "a1b2", _, _).
 
+% checks(+Pos, -Texts): the UCI texts of checking_move/3's moves, in its
+% order, after checking that they are legal_move/3's moves that give
+% check, in that order.
+checks(Pos, Texts) :-
+    findall(M, ( legal_move(Pos, M, P1), in_check(P1) ), Checking),
+    findall(M, checking_move(Pos, M, _), Checking),
+    maplist(move_uci, Checking, Texts).
+
+test(checks_discovered, Ms == ["e4f5","e4g6","e4h7","e4d5","e4c6","e4b7","e4a8",
+                               "e4f3","e4g2","e4h1","e4d3","e4c2","e4b1"]) :-
+    % every move of the bishop uncovers the rook's check (Bc6 alone would
+    % check by itself too); no move of the rook or the king checks
+    pos(w, [w-k-a1, w-r-e1, w-b-e4, b-k-e8], P),       % 4k3/8/8/8/4B3/8/8/K3R3 w
+    checks(P, Ms).
+test(checks_promotion, Ms == ["a7a8q","a7a8r"]) :-
+    pos(w, [w-p-a7, w-k-c1, b-k-h8], P),               % P6k/8/8/8/8/8/8/2K5 w
+    checks(P, Ms).
+test(checks_en_passant, Ms == ["e5d6"]) :-
+    % taking en passant empties d5 and e5: the rook checks along the
+    % rank (five pieces, built directly: chess_position/4 refuses them)
+    msort([p(w,r,32), p(w,p,36), p(b,p,35), p(b,k,39), p(w,k,0)], Ps),
+    checks(pos(w, Ps, 43), Ms).                        % 8/8/8/R2pP2k/8/8/8/K7 w - d6
+test(checks_as_legal_moves_with_check) :-
+    % a queen, a rook or a bishop, and a knight, on every pair of squares
+    % beside the kings
+    forall(( member(K, [q, r, b]), between(0, 63, S), between(0, 63, N),
+             chess_position(w, [piece(w,k,0), piece(w,K,S), piece(w,n,N), piece(b,k,36)],
+                            none, P) ),
+           checks(P, _)).
+
 :- end_tests(moves).
 
 :- begin_tests(status).
