@@ -17,10 +17,10 @@ import pytest
 from conftest import command_lines, wait_for_cpu
 from engine.prolog import kb_path
 
-#: every test that starts or joins a Ray runs apart from the others, one
+#: a test that starts or joins a Ray runs apart from the others, one
 #: after another (make test): two Rays started at once on one machine
-#: would meet
-pytestmark = pytest.mark.ray
+#: would meet; those that refuse their input first start none
+starts_ray = pytest.mark.ray
 
 KRK = str(kb_path("chess/krk.adv"))
 #: the processes a local Ray instance runs (its actors are ray::ClassName)
@@ -54,6 +54,7 @@ def wait_for_port(port: int, head: subprocess.Popen, seconds: float = 60) -> Non
             time.sleep(0.5)
 
 
+@starts_ray
 def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                         "'advice[cluster]' (make test installs it)")
@@ -109,6 +110,7 @@ def test_bad_cluster_input(cli, args, message):
     assert run.err == f"advice: error: {message}\n"
 
 
+@starts_ray
 def test_a_cluster_given_by_address(tmp_path):
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
                         "'advice[cluster]' (make test installs it)")
