@@ -49,7 +49,8 @@ def local_report() -> dict:
 @pytest.fixture(scope="module")
 def on_ray():
     """One Ray instance for the module (a pool uses a Ray already joined)."""
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR",
+             log_to_driver=False)
     yield
     ray.shutdown()
 

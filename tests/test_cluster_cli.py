@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Collection
 from pathlib import Path
@@ -119,10 +121,15 @@ def test_a_cluster_given_by_address(tmp_path):
     env = dict(os.environ, RAY_AUTH_MODE="disabled")  # no token to hand round in a test
     # `ray start --block` keeps the head in the foreground and, when
     # terminated, ends that head's processes and no others (`ray stop`
-    # would end every Ray on the machine, a user's too)
+    # would end every Ray on the machine, a user's too); its own folder
+    # keeps the file that names it as the machine's current Ray, which
+    # it leaves behind, from Ray's default (/tmp/ray), where a later
+    # ray.init() would try to join it. (A short path: Ray's sockets
+    # live under it.)
+    temp_dir = tempfile.mkdtemp(prefix="ray-")
     head = subprocess.Popen([ray, "start", "--head", "--block", "--port", str(port),
                              "--num-cpus", "2", "--include-dashboard=false",
-                             "--disable-usage-stats"],
+                             "--disable-usage-stats", "--temp-dir", temp_dir],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=tmp_path, env=env, start_new_session=True)
     try:
@@ -135,6 +142,7 @@ def test_a_cluster_given_by_address(tmp_path):
     finally:  # wait for the head to end, so that it cannot meet the next test's Ray
         head.terminate()
         head.wait(timeout=60)
+        shutil.rmtree(temp_dir, ignore_errors=True)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     # the local --workers 2 run's figures
