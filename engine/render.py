@@ -112,6 +112,14 @@ def verify_text(r: dict) -> str:
         if r["histogram"]:
             out.append("  worst cases (moves: starts): "
                        + ", ".join(f"{k}: {v:,}" for k, v in r["histogram"].items()))
+        if r.get("perfect"):
+            perfect = r["perfect"]
+            results = ", ".join(f"{k.replace('_', ' ')} {v:,}"
+                                for k, v in perfect["by_result"].items())
+            out.append(f"  against the perfect defender from the {perfect['games']:,} starts that "
+                       f"succeed: {results}; mean {perfect['mean_moves']:.2f} moves, max "
+                       f"{perfect['max_moves']}; optimal mean {perfect['mean_optimal']:.2f}; "
+                       f"mean ratio to optimal {perfect['mean_ratio']:.3f}")
         if r.get("longest"):
             long = r["longest"]
             out.append(f"  longest, {long['moves']} moves against the worst defence: "

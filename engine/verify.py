@@ -179,6 +179,27 @@ def _lost_by_advice(parts: list[dict]) -> dict | None:
             for why, (moves, lost) in sorted(sums.items(), key=lambda kv: (-kv[1][1], kv[0]))}
 
 
+def _perfect_games(parts: list[dict]) -> dict | None:
+    """The games against the perfect defender from the starts that
+    succeed against every defence, summed over the slices: how many,
+    their results, our mean moves, the mean optimal count and the mean
+    ratio to it, the longest; None when no start succeeded."""
+    games = sum(p["perfect"]["games"] for p in parts)
+    if not games:
+        return None
+    by_result: dict[str, int] = {}
+    for part in parts:
+        for key, n in part["perfect"]["by_result"].items():
+            by_result[key] = by_result.get(key, 0) + n
+    return {
+        "games": games, "by_result": dict(sorted(by_result.items())),
+        "mean_moves": sum(p["perfect"]["sum_moves"] for p in parts) / games,
+        "mean_optimal": sum(p["perfect"]["sum_optimal"] for p in parts) / games,
+        "mean_ratio": sum(p["perfect"]["sum_ratio"] for p in parts) / games,
+        "max_moves": max(p["perfect"]["max_moves"] for p in parts),
+    }
+
+
 def _slice_words(bounds: tuple[int, int]) -> str:
     return f"the start positions {bounds[0]}..{bounds[1] - 1}"
 
@@ -284,7 +305,9 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
     a proof. ``domain`` is None when the run was interrupted before its
     start positions were chosen. ``histogram`` counts the successes by
     their moves: each start's worst case against every defence, or each
-    game's length against one defender.
+    game's length against one defender. Against every defence,
+    ``perfect`` sums the games against the perfect defender from the
+    starts that succeed (:func:`_perfect_games`).
     """
     by_result: dict[str, int] = {}
     for part in parts:
@@ -328,6 +351,7 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         report["longest"] = (domain.line_for_people(
             {k: v for k, v in longest.items() if k != "start"}) if longest and domain else None)
         report["lost_by_advice"] = _lost_by_advice(parts)
+        report["perfect"] = _perfect_games(parts)
         return report
     sum_moves = sum(p["sum_moves"] for p in parts)
     sum_optimal = sum(p["sum_optimal"] for p in parts)

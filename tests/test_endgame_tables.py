@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -91,6 +92,12 @@ def test_krrk_sample_names_the_advice_behind_each_move(table, sample, figures):
         "net_in_4/net_mate_in_2": (28, 0), "net_in_4/net_mate_in_3": (10, 0),
         "net_in_4/net_mate_in_4": (7, 0)}
     assert list(lost)[:2] == ["always/squeeze", "always/closer_in_1"]  # most lost first
+    # the games against the perfect defender from the same starts, read
+    # off the proof: the sweep's figures (test_a_sample_against_the_perfect_defender)
+    perfect = report["perfect"]
+    assert (perfect["games"], perfect["by_result"], perfect["max_moves"],
+            perfect["mean_moves"], round(perfect["mean_ratio"], 4)) == (
+        100, {"mate": 100}, 8, 3.33, 1.0067)
     assert sum(n["moves"] for n in lost.values()) == round(report["mean_moves"] * sample)
     assert ("  moves lost against optimal play along every start's worst line (rule/advice: "
             "moves lost / moves made): always/squeeze: 3 / 10, always/closer_in_1: 1 / 1, "
@@ -116,6 +123,23 @@ def test_a_sample_against_the_perfect_defender(table, sample, seed, figures):
     assert report["by_result"] == {"mate": sample}
     assert (report["max_moves"], report["mean_moves"],
             round(report["mean_ratio"], 4)) == figures
+
+
+def test_the_proof_plays_the_perfect_defender_as_the_sweep_does():
+    job = VerifyJob(KQK, "all", sample=20, seed=1)
+    every = verify(job, workers=2)
+    sweep = verify(replace(job, defender="perfect"), workers=2)
+    assert every["perfect"] == {
+        "games": 20, "by_result": sweep["by_result"], "max_moves": sweep["max_moves"],
+        "mean_moves": sweep["mean_moves"], "mean_optimal": sweep["mean_optimal"],
+        "mean_ratio": sweep["mean_ratio"]}
+    assert (sweep["by_result"], sweep["max_moves"], sweep["mean_moves"], sweep["mean_optimal"],
+            round(sweep["mean_ratio"], 4)) == ({"mate": 20}, 9, 6.1, 5.65, 1.067)
+    # against every defence the same starts take more moves
+    assert (every["max_moves"], every["mean_moves"]) == (11, 6.35)
+    assert ("  against the perfect defender from the 20 starts that succeed: mate 20; "
+            "mean 6.10 moves, max 9; optimal mean 5.65; mean ratio to optimal 1.067"
+            ) in verify_text(every).splitlines()
 
 
 def test_kbbk_sample_against_every_defence():

@@ -35,11 +35,18 @@ def test_tictactoe_table_is_proved_never_to_lose(cli):
         # tic-tac-toe's knowledge base declares no optimal count
         "optimal": None, "lost": None}
     assert report["lost_by_advice"] is None
+    # the games against the perfect defender from the same starts, as
+    # --defender perfect plays them (the solver's search defends)
+    assert report["perfect"] == {"games": 10, "by_result": {"draw": 6, "won": 4},
+                                 "mean_moves": 4.1, "mean_optimal": 4.1, "mean_ratio": 1.0,
+                                 "max_moves": 5}
     lost = cli("verify", TTT, "--defender", "all", "--lost", "--json").json()
     assert lost["lost_by_advice"] is None and lost["longest"] == report["longest"]
     text = cli("verify", TTT, "--defender", "all").out
     assert "proved: the table succeeds from every position; worst case 5 moves" in text
     assert "  worst cases (moves: starts): 4: 9, 5: 1" in text
+    assert ("  against the perfect defender from the 10 starts that succeed: draw 6, won 4; "
+            "mean 4.10 moves, max 5; optimal mean 4.10; mean ratio to optimal 1.000") in text
     assert ("longest, 5 moves against the worst defence: .........: 5 1 2 8 4 6 3 7 9"
             in text)
     assert ("  its moves chosen by (rule/advice: moves): develop/centre: 1, "

@@ -29,11 +29,12 @@ the engine merges across slices and worker processes.
 :- use_module(jobs, [line_texts/4, step_move/2, defender/3, moves_lost/4,
                        optimal_count/3]).
 :- use_module(domain, [ declares/3, success_outcomes/2, optimal_counter/2,
-                        position_json/3 ]).
+                        perfect_defender/2, position_json/3 ]).
 
 :- dynamic memo/2.                 % the SHA-1 of a state's key, its value
 :- dynamic valued/1.                % the SHA-1 of each state valued in this slice
 :- dynamic line_tally/2.            % the SHA-1 of a state, the tally of its worst line
+:- dynamic perfect_game/2.          % the SHA-1 of a state, Moves-Result of the perfect defender's game from it
 
 %!  prepare_starts(+Domain, +Set, +Sample, -Count, -Population) is det.
 %
@@ -192,7 +193,10 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   when Lost is `true` and the domain declares optimal_moves/2, for
 %   each rule/advice the moves it made along the worst line of every
 %   successful start and how many of them it lost against optimal play
-%   (moves_lost/4), else null.
+%   (moves_lost/4), else null.  `perfect` sums the games against the
+%   domain's perfect defender from the successful starts (perfect_figures/3):
+%   games, by_result, sum_moves, sum_optimal, sum_ratio and max_moves,
+%   as verify_games/7 counts them.
 
 verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
@@ -212,10 +216,67 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     ->  lost_by_advice(Ctx, Won, LostJson)
     ;   LostJson = @(null)
     ),
+    perfect_figures(Ctx, Won, PerfectJson),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
                       max_moves=Max, sum_worst=Sum, histogram=HistJson, valued=Valued,
                       longest=LongestJson, refutations=RefsInOrder,
-                      lost_by_advice=LostJson]), Json).
+                      lost_by_advice=LostJson, perfect=PerfectJson]), Json).
+
+% perfect_figures(+Ctx, +Won, -Json): the game from each start of Won
+% against the perfect defender, as verify_games/7 plays it.  Every
+% defence from these starts succeeds, so each game does, and it follows
+% states the proof valued, whose decisions the table remembers (in
+% compiled mode).  Games share their ends, so the game from each state
+% is remembered while the starts are summed: by the state itself, not
+% its symmetry class, for the defender's choice among equal replies
+% need not be symmetric.
+perfect_figures(Ctx, Won, json([games=N, by_result=ByJson, sum_moves=Sum,
+                                sum_optimal=SumOpt, sum_ratio=SumRatio, max_moves=Max])) :-
+    Ctx = ctx(_, _, D),
+    perfect_defender(D, Defender),
+    optimal_counter(D, Optimal),
+    retractall(perfect_game(_, _)),
+    foldl(perfect_start(Ctx, Defender, Optimal), Won,
+          perfect(0, [], 0, 0, 0.0, 0), perfect(N, By, Sum, SumOpt, SumRatio, Max)),
+    retractall(perfect_game(_, _)),
+    pairs_json(By, ByJson).
+
+perfect_start(Ctx, Defender, Optimal, Pos, perfect(N0, By0, S0, O0, R0, Max0),
+              perfect(N, By, S, O, R, Max)) :-
+    new_game(Pos, State),
+    perfect_moves(Ctx, Defender, State, Moves-Result),
+    N is N0 + 1,
+    bump(Result, By0, By),
+    S is S0 + Moves,
+    Max is max(Max0, Moves),
+    (   call(Optimal, Pos, Opt), Opt > 0
+    ->  O is O0 + Opt, R is R0 + Moves / Opt
+    ;   O = O0, R = R0
+    ).
+
+% perfect_moves(+Ctx, +Defender, +State, -Game): Game is Moves-Result,
+% our moves from State to the end of the game against Defender and its
+% outcome, State being one from which every defence succeeds.
+perfect_moves(Ctx, _, State, 0-Result) :-
+    game_over(Ctx, State, Result), !.
+perfect_moves(Ctx, Defender, State, Game) :-
+    Ctx = ctx(_, _, D),
+    State = state(Pos, Tree, _, _),
+    D:reset_depth(Pos, Pos0),
+    variant_sha1(Pos0-Tree, Sha),
+    (   perfect_game(Sha, Known)
+    ->  Game = Known
+    ;   once(us_turn(Ctx, State, step(_, Pos1, _, _, _), State1)),
+        (   game_over(Ctx, State1, Result)
+        ->  Game = 1-Result
+        ;   once(call(Defender, Pos1, Reply, Pos2)),
+            them_turn(Ctx, State1, Reply, Pos2, State2),
+            perfect_moves(Ctx, Defender, State2, Moves2-Result),
+            Moves is Moves2 + 1,
+            Game = Moves-Result
+        ),
+        assertz(perfect_game(Sha, Game))
+    ).
 
 % lost_by_advice(+Ctx, +Won, -Json): for each rule/advice, [Moves,
 % Lost]: the moves it made along the worst line (worst_line/4) of every
