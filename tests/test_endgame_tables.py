@@ -1,11 +1,11 @@
 """The shipped endgame tables: their figures, that they play without a
 tablebase, and a FEN of another endgame refused.
 
-The full proofs against every defence and sweeps against the perfect
-defender take longer than the test suite can afford (two minutes for
-KQK's, an hour for KRRK's): they run in bench/tables.py (figures in
-the README). Here each table runs on seeded samples, whose figures are
-asserted exactly.
+The full proofs against every defence, which play the perfect
+defender's games too, take longer than the test suite can afford (a
+minute for KQK's, an hour for KRRK's, two for KBBK's): they run in
+bench/tables.py (figures in the README). Here each table runs on
+seeded samples, whose figures are asserted exactly.
 """
 from __future__ import annotations
 
