@@ -43,7 +43,7 @@ from engine.prolog import (
     BadInput, Limits, configure_limits, current_limits, trust_user_files,
     use_in_process_session, user_files_trusted,
 )
-from engine.workers import Lanes, WorkerDied, WorkerPool
+from engine.workers import Exchange, Lanes, NoExchange, WorkerDied, WorkerPool
 
 #: the start positions verify sends in one Ray task (a batch), chosen by
 #: measurement on the every-defence proof of bench/cluster.py (50, 250 and 1,000
@@ -150,7 +150,9 @@ class RayPool:
     Ray instance that the pool starts and stops; a Ray this process has
     already joined is used as it is). With ``isolated``, every piece runs
     in a fresh process, ``deadline`` and ``describe`` as in an isolated
-    WorkerPool (see the module). Use it as a context manager;
+    WorkerPool (see the module), and an ``exchange`` (not with
+    ``isolated``) passes what actors found on to the others, as in a
+    WorkerPool. Use it as a context manager;
     :meth:`run` yields ``(piece, result)`` pairs as pieces finish.
     ``figures`` says where it ran and how many pieces (batches) it sent,
     and sent again.
@@ -158,9 +160,11 @@ class RayPool:
 
     def __init__(self, n: int, setup: Callable, args: tuple, work: Callable, *,
                  address: str | None = None, isolated: bool = False,
-                 deadline: float | None = None, describe: Callable[[Any], str] = str):
+                 deadline: float | None = None, describe: Callable[[Any], str] = str,
+                 exchange: Exchange | None = None):
         self.n, self.setup, self.args, self.work = n, setup, args, work
         self.isolated, self.deadline, self.describe = isolated, deadline, describe
+        self.exchange = exchange or NoExchange()
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.figures: ClusterFigures | None = None
         self._ray = None
@@ -245,7 +249,8 @@ class RayPool:
                 actor = idle.pop()
                 found, piece = todo.take(actor)
                 if found:
-                    running[actor.run.remote(piece)] = (actor, piece)
+                    sent = self.exchange.outgoing(actor, piece)
+                    running[actor.run.remote(sent)] = (actor, piece)
             finished, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
             for future in finished:
                 actor, piece = running.pop(future)
@@ -263,7 +268,7 @@ class RayPool:
                 except ray.exceptions.RayTaskError as error:
                     raise error.cause from None  # what the work raised, as it raised it
                 else:
-                    yield piece, result
+                    yield piece, self.exchange.incoming(actor, result)
                 idle.append(actor)
 
     def _run_isolated(self, pieces: Sequence[Any]) -> Iterator[tuple[Any, Any]]:

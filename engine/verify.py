@@ -18,7 +18,7 @@ import signal
 import time
 from dataclasses import asdict, dataclass, replace
 from functools import partial
-from typing import Callable
+from typing import Callable, Hashable
 
 import numpy as np
 
@@ -139,17 +139,45 @@ def _worker_setup(job: VerifyJob, chosen: str | None) -> str:
     return table.context(job.mode)
 
 
-def _worker_slice(job: VerifyJob, ctx: str, bounds: tuple[int, int],
+def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[str]],
                   seconds: float = SLICE_SECONDS,
                   inferences: int = SLICE_INFERENCES) -> tuple[int, dict]:
-    start, stop = bounds
-    reply = session().ask(_slice_goal(job, ctx, start, stop), seconds=seconds,
-                          inferences=inferences,
+    """Verify one slice: ``piece`` is its bounds and the states other
+    workers valued since this worker's last slice (see :class:`SharedStates`)."""
+    (start, stop), states = piece
+    goal = _slice_goal(job, ctx, start, stop)
+    if states:
+        goal = f"al0_verify:use_states([{', '.join(map(string, states))}]), {goal}"
+    reply = session().ask(goal, seconds=seconds, inferences=inferences,
                           what=f"verifying positions {start}..{stop - 1}")
     part = json.loads(reply)
     if "valued" in part:
         part["valued"] = _state_keys(part["valued"])
     return stop - start, part
+
+
+class SharedStates:
+    """The memo of a proof shared by its workers (an
+    :class:`~engine.workers.Exchange`): the states a worker valued in a
+    slice, with their values, go to every other worker with its next
+    slice, so that it need not value them again. Each worker still
+    values what the others are valuing at the same time."""
+
+    def __init__(self) -> None:
+        self._outbox: dict[Hashable, list[str]] = {}  # worker -> what it has not seen
+
+    def outgoing(self, worker: Hashable, bounds: tuple[int, int]) -> tuple:
+        states = self._outbox.get(worker, [])
+        self._outbox[worker] = []
+        return bounds, states
+
+    def incoming(self, worker: Hashable, result: tuple[int, dict]) -> tuple[int, dict]:
+        states = result[1].pop("states", None)
+        if states:
+            for other, box in self._outbox.items():
+                if other != worker:
+                    box.append(states)
+        return result
 
 
 def _state_keys(shas: list[str]) -> np.ndarray:
@@ -250,7 +278,7 @@ def verify(job: VerifyJob, workers: int = 1,
         slices = [(a, min(a + size, count)) for a in range(0, count, size)]
         n = min(workers, len(slices)) or 1
         pool = make_pool(n, _worker_setup, (job, chosen), partial(_worker_slice, job),
-                         describe=_slice_words)
+                         describe=_slice_words, exchange=SharedStates())
         done = 0
         with pool:
             for _, (size, part) in pool.run(slices):
@@ -272,7 +300,7 @@ def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
     t0 = time.perf_counter()
     ctx, domain, count, population = prepare(job)
     job = _with_defender(job, domain)
-    _, part = _worker_slice(job, ctx, (0, count), seconds, DEFAULT_INFERENCES)
+    _, part = _worker_slice(job, ctx, ((0, count), []), seconds, DEFAULT_INFERENCES)
     return merge([part], job, domain, time.perf_counter() - t0, count, population)
 
 

@@ -8,6 +8,12 @@ work (the start positions of a proof reach the same states), so each
 worker works through a contiguous run of the pieces (:class:`Lanes`): a
 worker whose run is done takes the back half of the longest run left.
 
+What one worker learns can reach the others through the pool: with an
+``exchange`` (see :class:`Exchange`), each result passes through
+``exchange.incoming(worker, result)`` and each piece, as it is sent,
+through ``exchange.outgoing(worker, piece)``, which may add to it what
+other workers found since that worker's last piece.
+
 Nothing is shared between the processes but one pipe each, so ending
 them never waits on a lock: leaving the pool (normally, by an error or
 by Ctrl-C) kills every worker at once. A worker dies with its parent
@@ -30,7 +36,7 @@ import multiprocessing
 import multiprocessing.connection
 import time
 from collections import deque
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
 
 from engine.prolog import (
     EngineError, Limits, configure_limits, current_limits, use_in_process_session,
@@ -86,6 +92,18 @@ def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Calla
             return
 
 
+class Exchange(Protocol):
+    """Passes what workers found on to other workers (see the module):
+    ``worker`` is any hashable that names a worker for as long as it
+    lives."""
+
+    def outgoing(self, worker: Hashable, piece: Any) -> Any:
+        """What to send ``worker`` for ``piece``."""
+
+    def incoming(self, worker: Hashable, result: Any) -> Any:
+        """``worker``'s result, as the pool yields it."""
+
+
 class Lanes:
     """The pieces of a job cut into ``n`` contiguous runs, one a worker.
 
@@ -126,6 +144,16 @@ class Lanes:
         return half
 
 
+class NoExchange:
+    """The exchange of a pool whose workers share nothing."""
+
+    def outgoing(self, worker: Hashable, piece: Any) -> Any:
+        return piece
+
+    def incoming(self, worker: Hashable, result: Any) -> Any:
+        return result
+
+
 class WorkerPool:
     """``n`` worker processes running ``work`` on pieces (see the module).
 
@@ -134,14 +162,16 @@ class WorkerPool:
     the error raised when its worker dies. With ``isolated`` each piece
     runs in a fresh worker and whatever ends it is its result (see the
     module); ``deadline`` (isolated only) is how many seconds a worker may
-    go without a :func:`heartbeat` (None: no limit).
+    go without a :func:`heartbeat` (None: no limit). An ``exchange``
+    (not with ``isolated``) passes what workers found on to the others.
     """
 
     def __init__(self, n: int, setup: Callable, args: tuple, work: Callable,
                  describe: Callable[[Any], str] = str, *, isolated: bool = False,
-                 deadline: float | None = None):
+                 deadline: float | None = None, exchange: Exchange | None = None):
         self.n, self.setup, self.args, self.work, self.describe = n, setup, args, work, describe
         self.isolated, self.deadline = isolated, deadline
+        self.exchange = exchange or NoExchange()
         self._workers: list[tuple[multiprocessing.process.BaseProcess, Any]] = []
 
     def __enter__(self) -> "WorkerPool":
@@ -186,7 +216,7 @@ class WorkerPool:
                 found, piece = todo.take(conn)
                 if found:
                     held[conn] = piece
-                    conn.send(piece)
+                    conn.send(self.exchange.outgoing(conn, piece))
             ready = []
             events = multiprocessing.connection.wait(
                 list(by_conn) + list(by_sentinel), timeout=POLL)
@@ -213,7 +243,7 @@ class WorkerPool:
                 if status == "ready":
                     self._ready.add(event)
                 else:
-                    yield held.pop(event), value
+                    yield held.pop(event), self.exchange.incoming(event, value)
                 ready.append(event)
 
     def _run_isolated(self, pieces: Iterable[Any]) -> Iterator[tuple[Any, Any]]:

@@ -13,7 +13,9 @@ import pytest
 
 from conftest import wait_for_cpu
 from engine.prolog import kb_path, session
-from engine.verify import VerifyJob, _chosen_starts, _worker_setup, prepare, verify
+from engine.verify import (
+    VerifyJob, _chosen_starts, _worker_setup, _worker_slice, prepare, verify,
+)
 
 KRK = str(kb_path("chess/krk.adv"))
 TTT = str(kb_path("games/tictactoe.adv"))
@@ -116,6 +118,28 @@ def test_a_worker_of_a_sample_reads_the_sample_instead_of_listing_every_start():
     prepare(VerifyJob(KRK, "all", sample=5, seed=9))  # other starts, as in a fresh worker
     _worker_setup(job, chosen)
     assert session().ask("al0_verify:starts_text(Out)") == chosen
+
+
+def test_a_worker_values_no_state_another_worker_valued():
+    job = VerifyJob(KRK, "all", sample=6, seed=3)
+    ctx = _worker_setup(job, None)  # this process stands for each worker in turn
+    session().ask("al0_verify:forget_states, Out = ok")
+    _, first = _worker_slice(job, ctx, ((0, 6), []))
+    assert first["valued"].size == 1930
+    # a fresh worker given the first one's states values none of them again
+    session().ask("al0_verify:forget_states, Out = ok")
+    _, second = _worker_slice(job, ctx, ((0, 6), [first["states"]]))
+    assert second["valued"].size == 0
+    for key in ("by_result", "max_moves", "sum_worst", "histogram", "longest", "perfect"):
+        assert second[key] == first[key]
+    # and one given them for part of its slice values only the rest
+    session().ask("al0_verify:forget_states, Out = ok")
+    _, half = _worker_slice(job, ctx, ((0, 3), []))
+    session().ask("al0_verify:forget_states, Out = ok")
+    _, rest = _worker_slice(job, ctx, ((0, 6), [half["states"]]))
+    assert (half["valued"].size, rest["valued"].size) == (1476, 1930 - 1476)
+    assert not set(rest["valued"]) & set(half["valued"])
+    session().ask("al0_verify:forget_states, Out = ok")
 
 
 def test_book_table_stalemates_are_counterexamples_with_fen_and_san():

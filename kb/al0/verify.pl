@@ -5,6 +5,7 @@
             use_starts/1,               % +Text
             verify_games/7,             % +Ctx, +From, +To, +Kind, +Seed, +MaxUs, -Json
             verify_all/6,               % +Ctx, +From, +To, +MaxUs, +Lost, -Json
+            use_states/1,               % +Texts
             forget_states/0
           ]).
 
@@ -20,7 +21,9 @@ the engine merges across slices and worker processes.
   * verify_all/6 plays against every defence at once: a state is a
     position (depth aside) with the forcing tree still being followed; a
     state that recurs on the way is a loop; the value of a state is the
-    worst case over the opponent's replies, memoised across starts.
+    worst case over the opponent's replies, memoised across starts, and
+    across worker processes: each job gives the values it found, and
+    use_states/1 takes those of other workers before a job.
 
 */
 
@@ -181,7 +184,8 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   (worst case -> how many successful starts have it), valued (the
 %   SHA-1 of each state valued in this call, that is, not remembered from
 %   an earlier one: the union over calls, whichever process made them,
-%   is every state the proof valued), longest (the first start of the
+%   is every state the proof valued), states (those states with their
+%   values, as a text for use_states/1 in another worker), longest (the first start of the
 %   slice with the most moves: its index among all the starts, the
 %   position, that number, the line of the worst defence from it, the
 %   first of the longest replies at each turn, for each of our moves
@@ -208,6 +212,7 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
           all(N, By, Won, Max, Sum, Hist, Refs, Longest)),
     length(Won, Successes),
     findall(Sha, retract(valued(Sha)), Valued),
+    states_text(Valued, StatesText),
     pairs_json(By, ByJson),
     pairs_json(Hist, HistJson),
     reverse(Refs, RefsInOrder),
@@ -219,7 +224,7 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     perfect_figures(Ctx, Won, PerfectJson),
     json_string(json([positions=N, by_result=ByJson, successes=Successes,
                       max_moves=Max, sum_worst=Sum, histogram=HistJson, valued=Valued,
-                      longest=LongestJson, refutations=RefsInOrder,
+                      states=StatesText, longest=LongestJson, refutations=RefsInOrder,
                       lost_by_advice=LostJson, perfect=PerfectJson]), Json).
 
 % perfect_figures(+Ctx, +Won, -Json): the game from each start of Won
@@ -405,6 +410,29 @@ known_moves(Ctx, State, Moves) :-
     ->  Moves = Moves0
     ;   Moves = -1
     ).
+
+% states_text(+Shas, -Text): the states of Shas with their values, as
+% Prolog text of a list of Sha-Value.
+states_text(Shas, Text) :-
+    findall(Sha-Value, ( member(Sha, Shas), memo(Sha, Value) ), Pairs),
+    format(string(Text), "~k", [Pairs]).
+
+%!  use_states(+Texts) is det.
+%
+%   Remembers the states of Texts, each the `states` of a verify_all/6
+%   job run in another worker process, with their values, as if this
+%   process had valued them: a state's value does not depend on what
+%   was valued before (see worst/5), so a worker need not value again
+%   what another has.  Texts are read as data: nothing in them is
+%   called.  States remembered already are left as they are, and
+%   remembered states do not count as valued here.
+
+use_states(Texts) :-
+    forall(( member(Text, Texts),
+             term_string(Pairs, Text),
+             member(Sha-Value, Pairs),
+             \+ memo(Sha, _) ),
+           assertz(memo(Sha, Value))).
 
 %!  forget_states is det.
 %
