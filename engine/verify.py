@@ -159,9 +159,10 @@ def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[s
 class SharedStates:
     """The memo of a proof shared by its workers (an
     :class:`~engine.workers.Exchange`): the states a worker valued in a
-    slice, with their values, go to every other worker with its next
-    slice, so that it need not value them again. Each worker still
-    values what the others are valuing at the same time."""
+    slice, with their values, go to every other worker that has had a
+    slice, with its next one, so that it need not value them again.
+    Each worker still values what the others are valuing at the same
+    time."""
 
     def __init__(self) -> None:
         self._outbox: dict[Hashable, list[str]] = {}  # worker -> what it has not seen
