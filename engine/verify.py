@@ -13,9 +13,11 @@ reported as proved.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Callable, Hashable
@@ -216,15 +218,20 @@ def _perfect_games(parts: list[dict]) -> dict | None:
     games = sum(p["perfect"]["games"] for p in parts)
     if not games:
         return None
-    by_result: dict[str, int] = {}
+    by_result: Counter[str] = Counter()
+    ratios: Counter[tuple[int, int]] = Counter()  # (moves, optimal) -> games
     for part in parts:
-        for key, n in part["perfect"]["by_result"].items():
-            by_result[key] = by_result.get(key, 0) + n
+        by_result.update(part["perfect"]["by_result"])
+        for key, n in part["perfect"]["ratios"].items():
+            moves, optimal = key.split("/")
+            ratios[int(moves), int(optimal)] += n
+    # summed in one order, whatever the slices, for the same last bits
+    ordered = sorted(ratios.items())
     return {
         "games": games, "by_result": dict(sorted(by_result.items())),
         "mean_moves": sum(p["perfect"]["sum_moves"] for p in parts) / games,
-        "mean_optimal": sum(p["perfect"]["sum_optimal"] for p in parts) / games,
-        "mean_ratio": sum(p["perfect"]["sum_ratio"] for p in parts) / games,
+        "mean_optimal": sum(optimal * n for (_, optimal), n in ordered) / games,
+        "mean_ratio": math.fsum(n * moves / optimal for (moves, optimal), n in ordered) / games,
         "max_moves": max(p["perfect"]["max_moves"] for p in parts),
     }
 

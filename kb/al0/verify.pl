@@ -199,8 +199,10 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   successful start and how many of them it lost against optimal play
 %   (moves_lost/4), else null.  `perfect` sums the games against the
 %   domain's perfect defender from the successful starts (perfect_figures/3):
-%   games, by_result, sum_moves, sum_optimal, sum_ratio and max_moves,
-%   as verify_games/7 counts them.
+%   games, by_result, sum_moves, max_moves and ratios (how many games
+%   took each Moves/Optimal, Optimal our optimal count from the start,
+%   where it is known and positive: exact, whatever the slices, where
+%   a sum of ratios would depend on them in its last bits).
 
 verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
@@ -236,18 +238,19 @@ verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
 % its symmetry class, for the defender's choice among equal replies
 % need not be symmetric.
 perfect_figures(Ctx, Won, json([games=N, by_result=ByJson, sum_moves=Sum,
-                                sum_optimal=SumOpt, sum_ratio=SumRatio, max_moves=Max])) :-
+                                max_moves=Max, ratios=RatiosJson])) :-
     Ctx = ctx(_, _, D),
     perfect_defender(D, Defender),
     optimal_counter(D, Optimal),
     retractall(perfect_game(_, _)),
     foldl(perfect_start(Ctx, Defender, Optimal), Won,
-          perfect(0, [], 0, 0, 0.0, 0), perfect(N, By, Sum, SumOpt, SumRatio, Max)),
+          perfect(0, [], 0, 0, []), perfect(N, By, Sum, Max, Ratios)),
     retractall(perfect_game(_, _)),
-    pairs_json(By, ByJson).
+    pairs_json(By, ByJson),
+    pairs_json(Ratios, RatiosJson).
 
-perfect_start(Ctx, Defender, Optimal, Pos, perfect(N0, By0, S0, O0, R0, Max0),
-              perfect(N, By, S, O, R, Max)) :-
+perfect_start(Ctx, Defender, Optimal, Pos, perfect(N0, By0, S0, Max0, R0),
+              perfect(N, By, S, Max, R)) :-
     new_game(Pos, State),
     perfect_moves(Ctx, Defender, State, Moves-Result),
     N is N0 + 1,
@@ -255,8 +258,8 @@ perfect_start(Ctx, Defender, Optimal, Pos, perfect(N0, By0, S0, O0, R0, Max0),
     S is S0 + Moves,
     Max is max(Max0, Moves),
     (   call(Optimal, Pos, Opt), Opt > 0
-    ->  O is O0 + Opt, R is R0 + Moves / Opt
-    ;   O = O0, R = R0
+    ->  bump(Moves/Opt, R0, R)
+    ;   R = R0
     ).
 
 % perfect_moves(+Ctx, +Defender, +State, -Game): Game is Moves-Result,
