@@ -153,6 +153,12 @@ def test_kbbk_sample_against_every_defence():
     assert report["by_result"] == {"success": 2}
     assert (report["max_moves"], report["mean_moves"], report["states"]) == (28, 21.0, 423)
     assert report["histogram"] == {14: 1, 28: 1}
+    # the perfect defender, from the same two starts, gets 14 and 18 moves
+    # (7 and 12 optimal): the proof's games, as for every start in the
+    # README's figures
+    perfect = report["perfect"]
+    assert (perfect["by_result"], perfect["max_moves"], perfect["mean_moves"],
+            perfect["mean_optimal"], perfect["mean_ratio"]) == ({"mate": 2}, 18, 16.0, 9.5, 1.75)
     longest = report["longest"]
     assert (longest["fen"], longest["moves"], longest["optimal"]) == (
         "7k/8/8/5B2/8/6B1/8/3K4 w - - 0 1", 28, 12)
