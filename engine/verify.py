@@ -219,21 +219,31 @@ def _perfect_games(parts: list[dict]) -> dict | None:
     if not games:
         return None
     by_result: Counter[str] = Counter()
-    ratios: Counter[tuple[int, int]] = Counter()  # (moves, optimal) -> games
     for part in parts:
         by_result.update(part["perfect"]["by_result"])
-        for key, n in part["perfect"]["ratios"].items():
-            moves, optimal = key.split("/")
-            ratios[int(moves), int(optimal)] += n
-    # summed in one order, whatever the slices, for the same last bits
-    ordered = sorted(ratios.items())
+    mean_optimal, mean_ratio = _ratio_means([p["perfect"]["ratios"] for p in parts], games)
     return {
         "games": games, "by_result": dict(sorted(by_result.items())),
         "mean_moves": sum(p["perfect"]["sum_moves"] for p in parts) / games,
-        "mean_optimal": sum(optimal * n for (_, optimal), n in ordered) / games,
-        "mean_ratio": math.fsum(n * moves / optimal for (moves, optimal), n in ordered) / games,
+        "mean_optimal": mean_optimal, "mean_ratio": mean_ratio,
         "max_moves": max(p["perfect"]["max_moves"] for p in parts),
     }
+
+
+def _ratio_means(counted: list[dict[str, int]], games: int) -> tuple[float, float]:
+    """The mean optimal count and the mean ratio to it over ``games``
+    games, from the slices' counts of games by "moves/optimal" (a game
+    whose optimal count is unknown adds nothing to either sum, as a
+    game did when the slices summed them): summed in one order, so that
+    the last bits do not depend on how the starts were sliced."""
+    ratios: Counter[tuple[int, int]] = Counter()  # (moves, optimal) -> games
+    for part in counted:
+        for key, n in part.items():
+            moves, optimal = key.split("/")
+            ratios[int(moves), int(optimal)] += n
+    ordered = sorted(ratios.items())
+    return (sum(optimal * n for (_, optimal), n in ordered) / games,
+            math.fsum(n * moves / optimal for (moves, optimal), n in ordered) / games)
 
 
 def _slice_words(bounds: tuple[int, int]) -> str:
@@ -390,14 +400,14 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         report["perfect"] = _perfect_games(parts)
         return report
     sum_moves = sum(p["sum_moves"] for p in parts)
-    sum_optimal = sum(p["sum_optimal"] for p in parts)
-    sum_ratio = sum(p["sum_ratio"] for p in parts)
     optimal_known = bool(parts) and all(p["optimal"] for p in parts)
+    mean_optimal, mean_ratio = (_ratio_means([p["ratios"] for p in parts], successes)
+                                if successes and optimal_known else (None, None))
     report.update({
         "max_moves": max((p["max_moves"] for p in parts), default=0),
         "mean_moves": sum_moves / successes if successes else None,
-        "mean_optimal": sum_optimal / successes if successes and optimal_known else None,
-        "mean_ratio": sum_ratio / successes if successes and optimal_known else None,
+        "mean_optimal": mean_optimal,
+        "mean_ratio": mean_ratio,
         "positions_per_second": positions / seconds if seconds else None,
     })
     return report

@@ -118,7 +118,7 @@ slice(From, To, Positions) :-
 %   optimal_moves/2, or, against the perfect defender, from the same
 %   search that defends. The domain's success/1 says which results count
 %   as success. Json holds positions, by_result, successes, sum_moves,
-%   sum_optimal, sum_ratio, optimal (whether optimal counts are known),
+%   ratios (count_ratio/5), optimal (whether optimal counts are known),
 %   max_moves, histogram (moves -> games) and counterexamples (start and
 %   game line of every failure).
 
@@ -133,18 +133,19 @@ verify_games(Ctx, From, To, Kind, Seed, MaxUs, Json) :-
     ),
     slice(From, To, Positions),
     foldl(verify_one(Ctx, Defender, Optimal, Ok, MaxUs),
-          Positions, acc(0, [], 0, 0, 0, 0.0, 0, [], []), Acc),
-    Acc = acc(N, ByResult, Successes, SumMoves, SumOpt, SumRatio, Max, Hist, Fails),
+          Positions, acc(0, [], 0, 0, [], 0, [], []), Acc),
+    Acc = acc(N, ByResult, Successes, SumMoves, Ratios, Max, Hist, Fails),
     pairs_json(ByResult, ByResultJson),
+    pairs_json(Ratios, RatiosJson),
     pairs_json(Hist, HistJson),
     reverse(Fails, FailsInOrder),
     json_string(json([positions=N, by_result=ByResultJson, successes=Successes,
-                      sum_moves=SumMoves, sum_optimal=SumOpt, sum_ratio=SumRatio,
+                      sum_moves=SumMoves, ratios=RatiosJson,
                       optimal= @(Known), max_moves=Max, histogram=HistJson,
                       counterexamples=FailsInOrder]), Json).
 
 verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
-    Acc0 = acc(N0, By0, S0, M0, O0, R0, Max0, H0, F0),
+    Acc0 = acc(N0, By0, S0, M0, R0, Max0, H0, F0),
     play_game(Ctx, Pos, Defender, MaxUs, Result, Steps),
     include([S]>>(S = us(_, _, _)), Steps, UsSteps),
     length(UsSteps, Moves),
@@ -155,18 +156,27 @@ verify_one(Ctx, Defender, Optimal, Ok, MaxUs, Pos, Acc0, Acc) :-
         M is M0 + Moves,
         Max is max(Max0, Moves),
         bump(Moves, H0, H),
-        (   call(Optimal, Pos, Opt), Opt > 0
-        ->  O is O0 + Opt, R is R0 + Moves / Opt
-        ;   O = O0, R = R0
-        ),
+        count_ratio(Optimal, Pos, Moves, R0, R),
         F = F0
-    ;   S = S0, M = M0, O = O0, R = R0, Max = Max0, H = H0,
+    ;   S = S0, M = M0, R = R0, Max = Max0, H = H0,
         game_line(Ctx, Pos, Steps, Line),
         Ctx = ctx(_, _, D),
         position_json(D, Pos, Shown),
         F = [json([position=Shown, result=Result, line=Line])|F0]
     ),
-    Acc = acc(N, By, S, M, O, R, Max, H, F).
+    Acc = acc(N, By, S, M, R, Max, H, F).
+
+% count_ratio(+Optimal, +Pos, +Moves, +Ratios0, -Ratios): Ratios0 with
+% one more game of Moves from the start Pos counted under Moves/Opt, Opt
+% our optimal count from Pos (call(Optimal, Pos, Opt)), where it is
+% known and positive.  Counts, not a sum of ratios, so that the sums
+% the engine makes of them do not depend in their last bits on how the
+% starts were sliced.
+count_ratio(Optimal, Pos, Moves, Ratios0, Ratios) :-
+    (   call(Optimal, Pos, Opt), Opt > 0
+    ->  bump(Moves/Opt, Ratios0, Ratios)
+    ;   Ratios = Ratios0
+    ).
 
 game_line(ctx(_, _, D), Pos, Steps, Texts) :-
     maplist(step_move, Steps, Moves),
@@ -199,10 +209,7 @@ game_line(ctx(_, _, D), Pos, Steps, Texts) :-
 %   successful start and how many of them it lost against optimal play
 %   (moves_lost/4), else null.  `perfect` sums the games against the
 %   domain's perfect defender from the successful starts (perfect_figures/3):
-%   games, by_result, sum_moves, max_moves and ratios (how many games
-%   took each Moves/Optimal, Optimal our optimal count from the start,
-%   where it is known and positive: exact, whatever the slices, where
-%   a sum of ratios would depend on them in its last bits).
+%   games, by_result, sum_moves, max_moves and ratios (count_ratio/5).
 
 verify_all(Ctx, From, To, MaxUs, Lost, Json) :-
     retractall(valued(_)),
@@ -257,10 +264,7 @@ perfect_start(Ctx, Defender, Optimal, Pos, perfect(N0, By0, S0, Max0, R0),
     bump(Result, By0, By),
     S is S0 + Moves,
     Max is max(Max0, Moves),
-    (   call(Optimal, Pos, Opt), Opt > 0
-    ->  bump(Moves/Opt, R0, R)
-    ;   R = R0
-    ).
+    count_ratio(Optimal, Pos, Moves, R0, R).
 
 % perfect_moves(+Ctx, +Defender, +State, -Game): Game is Moves-Result,
 % our moves from State to the end of the game against Defender and its
