@@ -428,10 +428,14 @@ def cmd_verify(args) -> None:
     try:
         with _progress_bar(enabled=not args.json and sys.stderr.isatty()) as progress:
             report = verify(job, args.workers, progress, force=args.force,
-                            cluster=args.cluster, address=args.address, batch=args.batch)
+                            cluster=args.cluster, address=args.address, batch=args.batch,
+                            checkpoint=args.checkpoint)
     except Interrupted as stop:
         ignore_ctrl_c()
         print("advice: interrupted; the positions verified so far:", file=sys.stderr)
+        if args.checkpoint:
+            print(f"advice: {args.checkpoint} keeps them: give the same command again to go on",
+                  file=sys.stderr)
         _print_verify(stop.report, args.json)
         raise _Reported from None
     _print_verify(report, args.json)
@@ -722,6 +726,9 @@ def build_parser() -> argparse.ArgumentParser:
     _cluster_options(p, batch=True)
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="keep each finished slice in FILE, and go on from the slices it "
+                   "holds: a long run that stops resumes with the same command")
     p.add_argument("--lost", action="store_true",
                    help="with --defender all, where the domain knows optimal play: follow "
                    "the worst line of every start and sum, for each rule and advice, the "

@@ -90,6 +90,10 @@ def verify_text(r: dict) -> str:
            f"({r['mode']}, {r['seconds']:.1f} s)"]
     out.append("  results: " + (", ".join(f"{k.replace('_', ' ')} {v:,}"
                                           for k, v in r["by_result"].items()) or "none"))
+    if r.get("checkpoint") and r["checkpoint"]["positions_before"]:
+        kept = r["checkpoint"]
+        out.append(f"  resumed from {kept['file']}: {kept['positions_before']:,} of the positions "
+                   f"were verified by earlier runs, in {kept['seconds_before']:.1f} s")
     if r["defender"] == "all":
         states = f"{r['states']:,} states"
         if r["states_repeated"]:

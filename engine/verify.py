@@ -20,14 +20,15 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from functools import partial
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Iterable
 
 import numpy as np
 
+from engine.checkpoint import Checkpoint, identity
 from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
 from engine.prolog import DEFAULT_INFERENCES, BadInput, atom, integer, session, string
-from engine.tables import load_table
+from engine.tables import LoadedTable, load_table
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
@@ -70,11 +71,11 @@ class Interrupted(Exception):
         self.report = report
 
 
-def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
+def prepare(job: VerifyJob) -> tuple[LoadedTable, Domain, int, int]:
     """Load what ``job`` needs in this process.
 
-    Returns the search context, the domain, how many start positions are
-    chosen and how many there are in all.
+    Returns the table, the domain, how many start positions are chosen
+    and how many there are in all.
     """
     table, domain, name = _load(job)
     sample = ("none" if job.sample is None
@@ -87,7 +88,7 @@ def prepare(job: VerifyJob) -> tuple[str, Domain, int, int]:
                        "positions there are")
     if starts["population"] == 0:
         raise BadInput(f"the set {name!r} of {domain.module} has no positions")
-    return table.context(job.mode), domain, starts["count"], starts["population"]
+    return table, domain, starts["count"], starts["population"]
 
 
 def _load(job: VerifyJob):
@@ -134,8 +135,8 @@ def _worker_setup(job: VerifyJob, chosen: str | None) -> str:
     positions are ``chosen`` (see :func:`_chosen_starts`) where given,
     else listed here as the parent listed them."""
     if chosen is None:
-        ctx, _, _, _ = prepare(job)
-        return ctx
+        table, _, _, _ = prepare(job)
+        return table.context(job.mode)
     table, _, _ = _load(job)
     session().ask(f"al0_verify:use_starts({string(chosen)})", what="reading the start positions")
     return table.context(job.mode)
@@ -161,25 +162,25 @@ def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[s
 class SharedStates:
     """The memo of a proof shared by its workers (an
     :class:`~engine.workers.Exchange`): the states a worker valued in a
-    slice, with their values, go to every other worker that has had a
-    slice, with its next one, so that it need not value them again.
-    Each worker still values what the others are valuing at the same
-    time."""
+    slice, with their values, go to every other worker with its next
+    slice, so that it need not value them again; a worker that starts
+    late gets all of them, and every worker gets the states of
+    ``earlier`` runs (a checkpoint's). Each worker still values what the
+    others are valuing at the same time."""
 
-    def __init__(self) -> None:
-        self._outbox: dict[Hashable, list[str]] = {}  # worker -> what it has not seen
+    def __init__(self, earlier: Iterable[str] = ()) -> None:
+        self._valued: list[tuple[Hashable, str]] = [(None, text) for text in earlier]
+        self._sent: dict[Hashable, int] = {}  # worker -> how many of them it has seen
 
     def outgoing(self, worker: Hashable, bounds: tuple[int, int]) -> tuple:
-        states = self._outbox.get(worker, [])
-        self._outbox[worker] = []
-        return bounds, states
+        seen = self._sent.get(worker, 0)
+        self._sent[worker] = len(self._valued)
+        return bounds, [text for origin, text in self._valued[seen:] if origin != worker]
 
     def incoming(self, worker: Hashable, result: tuple[int, dict]) -> tuple[int, dict]:
-        states = result[1].pop("states", None)
+        states = result[1].get("states")
         if states:
-            for other, box in self._outbox.items():
-                if other != worker:
-                    box.append(states)
+            self._valued.append((worker, states))
         return result
 
 
@@ -253,7 +254,7 @@ def _slice_words(bounds: tuple[int, int]) -> str:
 def verify(job: VerifyJob, workers: int = 1,
            progress: Callable[[int, int], None] | None = None, *,
            force: bool = False, cluster: str | None = None, address: str | None = None,
-           batch: int = BATCH) -> dict:
+           batch: int = BATCH, checkpoint: str | os.PathLike | None = None) -> dict:
     """Verify a table; returns the merged report (see :func:`merge`).
 
     ``progress(done, total)`` is called as slices finish. More workers
@@ -261,8 +262,12 @@ def verify(job: VerifyJob, workers: int = 1,
     workers are Ray actors (on the cluster at ``address``, else
     ``RAY_ADDRESS``, else on a Ray started here for the run), sent
     slices of ``batch`` positions, and the report gains ``cluster``
-    (see :class:`engine.cluster.ClusterFigures`). Raises
-    :class:`Interrupted` (with the report of the slices done) on Ctrl-C.
+    (see :class:`engine.cluster.ClusterFigures`). With ``checkpoint`` (a
+    file, see :mod:`engine.checkpoint`) each finished slice is kept there,
+    the slices an earlier run kept are not verified again, and the report
+    gains ``checkpoint``: the file, and the positions and seconds of the
+    earlier runs. Raises :class:`Interrupted` (with the report of the
+    slices done) on Ctrl-C.
     """
     cores = os.cpu_count() or 1
     if workers < 1:
@@ -280,33 +285,58 @@ def verify(job: VerifyJob, workers: int = 1,
     # background job), so that it can stop the workers.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     parts: list[dict] = []
-    domain, count, population, pool = None, 0, 0, None
+    domain, count, population, pool, kept = None, 0, 0, None, None
 
     def report() -> dict:
         merged = merge(parts, job, domain, time.perf_counter() - t0, count, population)
         if isinstance(pool, RayPool) and pool.figures is not None:
             merged["cluster"] = asdict(pool.figures)
+        if kept is not None:
+            merged["checkpoint"] = {"file": str(kept.path), "positions_before":
+                                    kept.positions_done, "seconds_before": kept.seconds_before}
         return merged
 
     try:
-        _, domain, count, population = prepare(job)  # checks all before any worker starts
+        table, domain, count, population = prepare(job)  # checks all before any worker starts
         chosen = _chosen_starts(job)
         job = _with_defender(job, domain)
         size = SLICE if cluster is None else batch
         slices = [(a, min(a + size, count)) for a in range(0, count, size)]
-        n = min(workers, len(slices)) or 1
-        pool = make_pool(n, _worker_setup, (job, chosen), partial(_worker_slice, job),
-                         describe=_slice_words, exchange=SharedStates())
         done = 0
+        if checkpoint is not None:
+            kept = Checkpoint.open(checkpoint, identity(
+                _run_options(job, domain, count, population), table.module, table.domain))
+            parts.extend(kept.parts)
+            slices, done = kept.remaining(count, size), kept.positions_done
+        if progress and done:  # the slices earlier runs finished
+            progress(done, count)
+        if not slices:
+            return report()
+        pool = make_pool(min(workers, len(slices)), _worker_setup, (job, chosen),
+                         partial(_worker_slice, job), describe=_slice_words,
+                         exchange=SharedStates(kept.states if kept else ()))
         with pool:
-            for _, (size, part) in pool.run(slices):
+            for bounds, (size, part) in pool.run(slices):
+                states = part.pop("states", None)  # the exchange has passed them on
                 parts.append(part)
+                if kept is not None:
+                    kept.save(bounds, part, states, time.perf_counter() - t0)
                 done += size
                 if progress:
                     progress(done, count)
     except KeyboardInterrupt:
         raise Interrupted(report()) from None
     return report()
+
+
+def _run_options(job: VerifyJob, domain: Domain, count: int, population: int) -> dict:
+    """What a checkpoint's run is, beside its Prolog sources: the job's
+    options (not the table's file name: a copy of the table resumes it)
+    and its counts of start positions."""
+    options = asdict(job)
+    del options["table_path"]
+    options["positions"] = job.positions or domain.start_sets[0]
+    return {**options, "chosen": count, "population": population}
 
 
 def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
@@ -316,9 +346,9 @@ def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
     (one that grades a student's table), which starts no workers."""
     _check(job)
     t0 = time.perf_counter()
-    ctx, domain, count, population = prepare(job)
+    table, domain, count, population = prepare(job)
     job = _with_defender(job, domain)
-    _, part = _worker_slice(job, ctx, ((0, count), []), seconds, DEFAULT_INFERENCES)
+    _, part = _worker_slice(job, table.context(job.mode), ((0, count), []), seconds, DEFAULT_INFERENCES)
     return merge([part], job, domain, time.perf_counter() - t0, count, population)
 
 

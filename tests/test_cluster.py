@@ -12,7 +12,7 @@ import pytest
 
 from conftest import command_lines
 from engine.prolog import kb_path
-from engine.verify import VerifyJob, verify
+from engine.verify import Interrupted, VerifyJob, verify
 
 #: every test that starts or joins a Ray runs apart from the others, one
 #: after another (make test): two Rays started at once on one machine
@@ -65,6 +65,23 @@ def test_the_local_report_from_ray(on_ray, local_report):
             figures["batches_retried"]) == (1, 2, 6, 0)
     assert figures["address"]
     assert "cluster" not in local_report
+
+
+def test_ray_goes_on_from_a_local_run_that_stopped(on_ray, local_report, tmp_path):
+    checkpoint = tmp_path / "krk.checkpoint"
+
+    def stop_after_the_first_batch(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted):
+        verify(JOB, workers=1, progress=stop_after_the_first_batch, batch=25,
+               cluster="ray", checkpoint=checkpoint)
+    report = verify(JOB, workers=2, cluster="ray", batch=10, checkpoint=checkpoint)
+    assert report["checkpoint"]["positions_before"] == 25
+    assert report["cluster"]["batches"] == 4  # 35 positions left, in batches of 10
+    kept = report.pop("checkpoint")
+    assert the_job(report) == the_job(local_report)
+    assert kept["file"] == str(checkpoint)
 
 
 def test_a_dead_worker_has_its_batch_run_again(on_ray, local_report):

@@ -252,7 +252,8 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
     env = dict(os.environ)
     proc = subprocess.Popen(
         [sys.executable, "-m", "engine.cli", "verify", KRK, "--defender", "all",
-         "--workers", "2", "--positions", "all", "--json"],
+         "--workers", "2", "--positions", "all", "--json",
+         "--checkpoint", str(tmp_path / "krk.checkpoint")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         start_new_session=True)
     # the two workers at work: each has listed the 175,168 starts (about
@@ -263,6 +264,7 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted; the positions verified so far" in err
     assert '"complete": false' in out
+    assert f"{tmp_path / 'krk.checkpoint'} keeps them: give the same command again" in err
     time.sleep(1)
     group = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(proc.pid)],
                            capture_output=True, text=True).stdout

@@ -1,0 +1,144 @@
+"""advice verify --checkpoint: a stopped run goes on where it stopped."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+import engine.verify
+from engine.prolog import BadInput, kb_path
+from engine.verify import Interrupted, VerifyJob, verify
+
+KRK = str(kb_path("chess/krk.adv"))
+SAME = ("by_result", "histogram", "max_moves", "mean_moves", "longest", "perfect", "states",
+        "complete", "proved", "counterexamples")
+
+
+@pytest.fixture
+def slices_of_100(monkeypatch):
+    monkeypatch.setattr(engine.verify, "SLICE", 100)
+
+
+def _stop_after(positions):
+    def progress(done, total):
+        if done >= positions:
+            raise KeyboardInterrupt
+    return progress
+
+
+def _stopped_run(job, path):
+    """Run ``job`` with a checkpoint in ``path`` and stop it after its
+    first slice of 100 positions."""
+    with pytest.raises(Interrupted) as stop:
+        verify(job, 1, _stop_after(100), checkpoint=path)
+    return stop.value.report
+
+
+def test_a_stopped_run_goes_on_from_its_checkpoint_and_reports_as_one_run(tmp_path,
+                                                                         slices_of_100):
+    job = VerifyJob(KRK, "all", sample=300, seed=2)
+    path = tmp_path / "krk.checkpoint"
+    stopped = _stopped_run(job, path)
+    assert (stopped["positions"], stopped["complete"]) == (100, False)
+    resumed = verify(job, 1, checkpoint=path)
+    whole = verify(job, 1)
+    for key in SAME:
+        assert resumed[key] == whole[key], key
+    assert (whole["states"], whole["longest"]["moves"], whole["proved"]) == (10739, 33, False)
+    assert resumed["checkpoint"]["positions_before"] == 100
+    assert resumed["checkpoint"]["seconds_before"] > 0
+    # the states the first run valued came back with their values: the
+    # second run valued none of them again
+    assert resumed["states_repeated"] == 0
+    # a third run finds every slice done, and verifies nothing
+    again = verify(job, 2, checkpoint=path)
+    assert again["checkpoint"]["positions_before"] == 300
+    assert {key: again[key] for key in SAME} == {key: whole[key] for key in SAME}
+
+
+def test_a_copy_of_the_table_resumes_and_an_edited_one_is_refused(tmp_path, slices_of_100):
+    path = tmp_path / "krk.checkpoint"
+    _stopped_run(VerifyJob(KRK, "all", sample=200, seed=4), path)
+    copy = tmp_path / "krk.adv"
+    shutil.copy(KRK, copy)
+    resumed = verify(VerifyJob(str(copy), "all", sample=200, seed=4), checkpoint=path)
+    assert (resumed["checkpoint"]["positions_before"], resumed["positions"]) == (100, 200)
+    copy.write_text(copy.read_text().replace("mate_in_2", "mate_in_two"))
+    before = path.read_bytes()
+    with pytest.raises(BadInput, match=r"the checkpoint of another run \(not the same "
+                                       r"sources\): name another file"):
+        verify(VerifyJob(str(copy), "all", sample=200, seed=4), checkpoint=path)
+    with pytest.raises(BadInput, match=r"\(not the same seed\)"):
+        verify(VerifyJob(KRK, "all", sample=200, seed=5), checkpoint=path)
+    with pytest.raises(BadInput, match=r"\(not the same defender\)"):
+        verify(VerifyJob(KRK, "perfect", sample=200, seed=4), checkpoint=path)
+    assert path.read_bytes() == before
+
+
+def test_a_slice_cut_short_is_dropped_and_verified_again(tmp_path, slices_of_100):
+    job = VerifyJob(KRK, "all", sample=200, seed=4)
+    path = tmp_path / "krk.checkpoint"
+    with pytest.raises(Interrupted):
+        verify(job, 1, _stop_after(200), checkpoint=path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3  # the run, and two slices
+    path.write_bytes(b"".join(lines[:2]) + lines[2][:50])  # killed while writing the last
+    resumed = verify(job, 1, checkpoint=path)
+    assert (resumed["checkpoint"]["positions_before"], resumed["complete"]) == (100, True)
+    assert len(path.read_bytes().splitlines()) == 3
+
+
+def test_a_damaged_slice_is_refused(tmp_path, slices_of_100):
+    job = VerifyJob(KRK, "all", sample=200, seed=4)
+    path = tmp_path / "krk.checkpoint"
+    _stopped_run(job, path)
+    run, slice_ = path.read_text().splitlines()
+    damaged = json.loads(slice_)
+    del damaged["bounds"]
+    path.write_text(run + "\n" + json.dumps(damaged) + "\n")
+    with pytest.raises(BadInput, match=r"krk.checkpoint:2: not a slice of advice verify \(the "
+                                       r"file is damaged\)"):
+        verify(job, checkpoint=path)
+
+
+def test_slices_that_overlap_are_refused(tmp_path, slices_of_100):
+    job = VerifyJob(KRK, "all", sample=200, seed=4)
+    path = tmp_path / "krk.checkpoint"
+    _stopped_run(job, path)
+    run, slice_ = path.read_text().splitlines()
+    shifted = json.loads(slice_)
+    shifted["bounds"] = [50, 150]
+    path.write_text(run + "\n" + slice_ + "\n" + json.dumps(shifted) + "\n")
+    with pytest.raises(BadInput, match=r"krk.checkpoint: two slices hold the same positions"):
+        verify(job, checkpoint=path)
+    shifted["bounds"] = [150, 250]
+    path.write_text(run + "\n" + json.dumps(shifted) + "\n")
+    with pytest.raises(BadInput, match=r"krk.checkpoint:2: not a slice of advice verify"):
+        verify(job, checkpoint=path)
+
+
+def test_a_file_that_is_no_checkpoint_is_left_as_it_is(cli, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, no newline at the end")
+    run = cli("verify", KRK, "--sample", "5", "--checkpoint", str(notes))
+    assert run.code == 2
+    assert f"{notes}: not a checkpoint of advice verify (left as it is)" in run.err
+    assert notes.read_text() == "my notes, no newline at the end"
+
+
+def test_the_report_says_what_earlier_runs_verified(cli, tmp_path):
+    path = tmp_path / "krk.checkpoint"
+    first = cli("verify", KRK, "--defender", "all", "--sample", "20", "--seed", "3",
+                "--checkpoint", str(path))
+    assert first.code == 0
+    assert "resumed from" not in first.out
+    second = cli("verify", KRK, "--defender", "all", "--sample", "20", "--seed", "3",
+                 "--checkpoint", str(path))
+    assert second.code == 0
+    assert f"  resumed from {path}: 20 of the positions were verified by earlier runs" \
+        in second.out
+    # the same report, the resumed line aside (the first line gives the seconds)
+    resumed = [line for line in second.out.splitlines()[1:] if "resumed from" not in line]
+    assert resumed == first.out.splitlines()[1:]
