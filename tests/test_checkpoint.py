@@ -90,32 +90,38 @@ def test_a_slice_cut_short_is_dropped_and_verified_again(tmp_path, slices_of_100
     assert len(path.read_bytes().splitlines()) == 3
 
 
-def test_a_damaged_slice_is_refused(tmp_path, slices_of_100):
+@pytest.fixture(scope="module")
+def one_slice(tmp_path_factory) -> tuple[VerifyJob, str, dict]:
+    """A job, and the lines of its checkpoint after one slice: the run's
+    line, and the slice's (read)."""
     job = VerifyJob(KRK, "all", sample=200, seed=4)
-    path = tmp_path / "krk.checkpoint"
-    _stopped_run(job, path)
+    path = tmp_path_factory.mktemp("one_slice") / "krk.checkpoint"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine.verify, "SLICE", 100)
+        _stopped_run(job, path)
     run, slice_ = path.read_text().splitlines()
-    damaged = json.loads(slice_)
-    del damaged["bounds"]
-    path.write_text(run + "\n" + json.dumps(damaged) + "\n")
-    with pytest.raises(BadInput, match=r"krk.checkpoint:2: not a slice of advice verify \(the "
-                                       r"file is damaged\)"):
-        verify(job, checkpoint=path)
+    return job, run, json.loads(slice_)
 
 
-def test_slices_that_overlap_are_refused(tmp_path, slices_of_100):
-    job = VerifyJob(KRK, "all", sample=200, seed=4)
+def _with_bounds(slice_: dict, bounds: list[int] | None) -> str:
+    changed = dict(slice_, bounds=bounds)
+    if bounds is None:
+        del changed["bounds"]
+    return json.dumps(changed)
+
+
+@pytest.mark.parametrize(("slices", "message"), [
+    ([None], r"krk.checkpoint:2: not a slice of advice verify \(the file is damaged\)"),
+    ([[150, 250]], r"krk.checkpoint:2: not a slice of advice verify"),  # past the 200
+    ([[0, 100], [50, 150]], r"krk.checkpoint: two slices hold the same positions \(the file "
+                            r"is damaged\)"),
+])
+def test_a_damaged_checkpoint_is_refused(tmp_path, one_slice, slices, message):
+    job, run, slice_ = one_slice
     path = tmp_path / "krk.checkpoint"
-    _stopped_run(job, path)
-    run, slice_ = path.read_text().splitlines()
-    shifted = json.loads(slice_)
-    shifted["bounds"] = [50, 150]
-    path.write_text(run + "\n" + slice_ + "\n" + json.dumps(shifted) + "\n")
-    with pytest.raises(BadInput, match=r"krk.checkpoint: two slices hold the same positions"):
-        verify(job, checkpoint=path)
-    shifted["bounds"] = [150, 250]
-    path.write_text(run + "\n" + json.dumps(shifted) + "\n")
-    with pytest.raises(BadInput, match=r"krk.checkpoint:2: not a slice of advice verify"):
+    path.write_text("".join(line + "\n" for line in
+                            [run, *(_with_bounds(slice_, bounds) for bounds in slices)]))
+    with pytest.raises(BadInput, match=message):
         verify(job, checkpoint=path)
 
 
