@@ -3,8 +3,9 @@ run that stops (Ctrl-C, a crash, a machine shut down) goes on where it
 stopped when the same command is given again.
 
 The file holds JSON lines: the first names the run (:func:`identity`),
-each other one is a finished slice: its bounds, its result and the
-seconds its run had taken when it finished. A slice's result does not
+each other one is a finished slice: its bounds, its result, the states
+its proof valued (with their values, for the workers of the next run)
+and the seconds its run had taken when it finished. A slice's result does not
 depend on the slices verified before it (a state's value does not depend
 on the memo it was found with), so the slices of several runs merge into
 the same report as one run's.
