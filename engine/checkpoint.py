@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.prolog import BadInput, atom, kb_path, session
+from engine.prolog import BadInput, EngineError, atom, kb_path, session
 
 MAGIC = "advice verify checkpoint"
 VERSION = 1
@@ -155,12 +155,18 @@ class Checkpoint:
     def save(self, bounds: tuple[int, int], part: dict, states: str | None,
              seconds: float) -> None:
         """Add a finished slice (its ``bounds``, its result and the states
-        it valued), ``seconds`` into this run, and make sure it is on disk."""
+        it valued), ``seconds`` into this run, and make sure it is on disk.
+        Raises :class:`EngineError` when the file cannot take it."""
         kept = dict(part)
         if "valued" in kept:
             kept["valued"] = [format(int(key), "016x") for key in kept["valued"]]
-        self._write({"run": self.run, "bounds": list(bounds), "seconds": seconds, "part": kept,
-                     "states": states})
+        try:
+            self._write({"run": self.run, "bounds": list(bounds), "seconds": seconds,
+                         "part": kept, "states": states})
+        except OSError as error:
+            raise EngineError(f"{self.path}: could not keep the start positions "
+                              f"{bounds[0]}..{bounds[1] - 1} ({error.strerror or error}); "
+                              "the slices before them are kept") from None
 
     def _write(self, line: dict) -> None:
         with self.path.open("a", encoding="utf-8") as out:

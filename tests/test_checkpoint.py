@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 
 import pytest
 
 import engine.verify
-from engine.prolog import BadInput, kb_path
+from engine.checkpoint import Checkpoint
+from engine.prolog import BadInput, EngineError, kb_path
 from engine.verify import Interrupted, VerifyJob, verify
 
 KRK = str(kb_path("chess/krk.adv"))
@@ -123,6 +126,26 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, one_slice, slices, message):
                             [run, *(_with_bounds(slice_, bounds) for bounds in slices)]))
     with pytest.raises(BadInput, match=message):
         verify(job, checkpoint=path)
+
+
+def test_a_slice_that_cannot_be_kept_stops_the_run(tmp_path, slices_of_100, monkeypatch):
+    job = VerifyJob(KRK, "all", sample=200, seed=4)
+    path = tmp_path / "krk.checkpoint"
+    write = Checkpoint._write
+
+    def full_after_one_slice(self, line):
+        if line.get("bounds", [0])[0] > 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        write(self, line)
+
+    monkeypatch.setattr(Checkpoint, "_write", full_after_one_slice)
+    with pytest.raises(EngineError, match=r"krk.checkpoint: could not keep the start positions "
+                                          r"100..199 \(No space left on device\); the slices "
+                                          r"before them are kept"):
+        verify(job, 1, checkpoint=path)
+    monkeypatch.setattr(Checkpoint, "_write", write)  # room again
+    resumed = verify(job, 1, checkpoint=path)
+    assert resumed["checkpoint"]["positions_before"] == 100
 
 
 def test_a_file_that_is_no_checkpoint_is_left_as_it_is(cli, tmp_path):
