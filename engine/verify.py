@@ -219,16 +219,29 @@ def _perfect_games(parts: list[dict]) -> dict | None:
     games = sum(p["perfect"]["games"] for p in parts)
     if not games:
         return None
-    by_result: Counter[str] = Counter()
-    for part in parts:
-        by_result.update(part["perfect"]["by_result"])
     mean_optimal, mean_ratio = _ratio_means([p["perfect"]["ratios"] for p in parts], games)
     return {
-        "games": games, "by_result": dict(sorted(by_result.items())),
+        "games": games, "by_result": _summed_counts(p["perfect"]["by_result"] for p in parts),
         "mean_moves": sum(p["perfect"]["sum_moves"] for p in parts) / games,
         "mean_optimal": mean_optimal, "mean_ratio": mean_ratio,
         "max_moves": max(p["perfect"]["max_moves"] for p in parts),
     }
+
+
+def _summed_counts(counts: Iterable[dict[str, int]],
+                   key: Callable[[str], Hashable] = str) -> dict:
+    """The slices' counts (each a dict of key -> how many) summed, the
+    keys read with ``key``, in the order of the keys."""
+    total: Counter = Counter()
+    for part in counts:
+        for name, n in part.items():
+            total[key(name)] += n
+    return dict(sorted(total.items()))
+
+
+def _moves_optimal(key: str) -> tuple[int, int]:
+    moves, optimal = key.split("/")
+    return int(moves), int(optimal)
 
 
 def _ratio_means(counted: list[dict[str, int]], games: int) -> tuple[float, float]:
@@ -237,12 +250,7 @@ def _ratio_means(counted: list[dict[str, int]], games: int) -> tuple[float, floa
     whose optimal count is unknown adds nothing to either sum, as a
     game did when the slices summed them): summed in one order, so that
     the last bits do not depend on how the starts were sliced."""
-    ratios: Counter[tuple[int, int]] = Counter()  # (moves, optimal) -> games
-    for part in counted:
-        for key, n in part.items():
-            moves, optimal = key.split("/")
-            ratios[int(moves), int(optimal)] += n
-    ordered = sorted(ratios.items())
+    ordered = _summed_counts(counted, key=_moves_optimal).items()  # (moves, optimal) -> games
     return (sum(optimal * n for (_, optimal), n in ordered) / games,
             math.fsum(n * moves / optimal for (moves, optimal), n in ordered) / games)
 
@@ -348,7 +356,8 @@ def verify_here(job: VerifyJob, seconds: float = SLICE_SECONDS) -> dict:
     t0 = time.perf_counter()
     table, domain, count, population = prepare(job)
     job = _with_defender(job, domain)
-    _, part = _worker_slice(job, table.context(job.mode), ((0, count), []), seconds, DEFAULT_INFERENCES)
+    _, part = _worker_slice(job, table.context(job.mode), ((0, count), []), seconds,
+                            DEFAULT_INFERENCES)
     return merge([part], job, domain, time.perf_counter() - t0, count, population)
 
 
@@ -385,27 +394,19 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
     ``perfect`` sums the games against the perfect defender from the
     starts that succeed (:func:`_perfect_games`).
     """
-    by_result: dict[str, int] = {}
-    for part in parts:
-        for key, n in part["by_result"].items():
-            by_result[key] = by_result.get(key, 0) + n
     positions = sum(p["positions"] for p in parts)
     successes = sum(p["successes"] for p in parts)
     report = {
         "table": job.table_path, "defender": job.defender, "mode": job.mode,
         "positions": positions, "chosen": chosen, "population": population,
         "complete": chosen > 0 and positions == chosen, "sample": chosen < population,
-        "by_result": dict(sorted(by_result.items())),
+        "by_result": _summed_counts(p["by_result"] for p in parts),
         "successes": successes, "failures": positions - successes,
         "seconds": seconds,
     }
     report["proved"] = (job.defender == "all" and report["complete"] and not report["sample"]
                         and report["failures"] == 0)
-    histogram: dict[int, int] = {}
-    for part in parts:
-        for moves, n in part["histogram"].items():
-            histogram[int(moves)] = histogram.get(int(moves), 0) + n
-    report["histogram"] = dict(sorted(histogram.items()))
+    report["histogram"] = _summed_counts((p["histogram"] for p in parts), key=int)
     failures_key = "refutations" if job.defender == "all" else "counterexamples"
     failures = sorted((f for p in parts for f in p[failures_key]),
                       key=lambda f: (len(f["line"]), f["position"]["term"]))
