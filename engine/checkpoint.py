@@ -31,24 +31,37 @@ MAGIC = "advice verify checkpoint"
 VERSION = 1
 
 
-def identity(options: dict, table_module: str, domain_module: str) -> dict:
+def identity(options: dict, sources: list[str]) -> dict:
     """What a checkpoint must match to be resumed: ``options`` (the job's
     options and its counts of start positions), SWI-Prolog's version,
-    and a digest of the contents of the Prolog files the run may read:
-    the compiled table, every file of the project's ``kb`` package, and
-    the domain's file with the Prolog files beside it where it is a
-    user's own. A copy of the same files elsewhere resumes the run; an
-    edit to any of them starts it again."""
-    shipped = kb_path("").resolve()
-    domain_file = _module_file(domain_module)
-    files = [_module_file(table_module), *sorted(shipped.rglob("*.pl"))]
-    if not domain_file.is_relative_to(shipped):
-        files += sorted(domain_file.parent.glob("*.pl"))
-    digests = sorted(hashlib.sha256(file.read_bytes()).hexdigest() for file in files)
+    and a digest of the contents of ``sources``, the Prolog files the
+    run reads (:func:`job_sources`). A copy of the same files elsewhere
+    resumes the run; an edit to any of them starts it again, an edit to
+    a file the run does not read does not."""
+    digests = sorted(hashlib.sha256(Path(file).read_bytes()).hexdigest() for file in sources)
     version = session().ask("current_prolog_flag(version, V), format(string(Out), '~w', [V])",
                             what="asking SWI-Prolog's version")
-    sources = hashlib.sha256("\n".join(digests).encode()).hexdigest()
-    return {**options, "swipl": version, "sources": sources}
+    sources_digest = hashlib.sha256("\n".join(digests).encode()).hexdigest()
+    return {**options, "swipl": version, "sources": sources_digest}
+
+
+def job_sources(table_module: str, domain_module: str) -> list[str]:
+    """The Prolog files of a run that this process has loaded: the
+    compiled table, the files of the project's ``kb`` package, and, for
+    a user's own domain, the files of its folder (SWI-Prolog's library
+    is named by its version). Asked of a process that loaded nothing but
+    the run's table, they are the files the run reads: a fresh worker
+    (engine.verify), not a process where other tables were loaded
+    before."""
+    shipped = kb_path("").resolve()
+    table_file = _module_file(table_module)
+    domain_folder = _module_file(domain_module).parent
+    loaded = session().ask("findall(F, source_file(F), Fs), atomic_list_concat(Fs, '\\n', Out)",
+                           what="listing the files Prolog loaded")
+    files = {table_file} | {file for file in map(Path, loaded.splitlines())
+                            if file.is_relative_to(shipped)
+                            or file.is_relative_to(domain_folder)}
+    return sorted(map(str, files))
 
 
 def _module_file(module: str) -> Path:

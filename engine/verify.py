@@ -24,11 +24,12 @@ from typing import Callable, Hashable, Iterable
 
 import numpy as np
 
-from engine.checkpoint import Checkpoint, identity
+from engine.checkpoint import Checkpoint, identity, job_sources
 from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
 from engine.prolog import DEFAULT_INFERENCES, BadInput, atom, integer, session, string
 from engine.tables import LoadedTable, load_table
+from engine.workers import WorkerPool
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
@@ -140,6 +141,25 @@ def _worker_setup(job: VerifyJob, chosen: str | None) -> str:
     table, _, _ = _load(job)
     session().ask(f"al0_verify:use_starts({string(chosen)})", what="reading the start positions")
     return table.context(job.mode)
+
+
+def _run_sources(job: VerifyJob) -> list[str]:
+    """The Prolog files ``job``'s workers read (checkpoint.job_sources),
+    listed by a fresh worker that loads the job as they do: in this
+    process other tables may have been loaded before, and their files
+    would count."""
+    with WorkerPool(1, _sources_setup, (job,), _sources_listed) as pool:
+        [(_, sources)] = list(pool.run([job.table_path]))
+    return sources
+
+
+def _sources_setup(job: VerifyJob) -> LoadedTable:
+    table, _, _ = _load(job)
+    return table
+
+
+def _sources_listed(table: LoadedTable, _piece: str) -> list[str]:
+    return job_sources(table.module, table.domain)
 
 
 def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[str]],
@@ -313,7 +333,7 @@ def verify(job: VerifyJob, workers: int = 1,
         done = 0
         if checkpoint is not None:
             kept = Checkpoint.open(checkpoint, identity(
-                _run_options(job, domain, count, population), table.module, table.domain))
+                _run_options(job, domain, count, population), _run_sources(job)))
             parts.extend(kept.parts)
             slices, done = kept.remaining(count, size), kept.positions_done
         if progress and done:  # the slices earlier runs finished

@@ -80,6 +80,29 @@ def test_a_copy_of_the_table_resumes_and_an_edited_one_is_refused(tmp_path, slic
     assert path.read_bytes() == before
 
 
+def test_only_an_edit_to_a_file_the_run_reads_starts_it_again(tmp_path, slices_of_100):
+    # a user's own KQK domain, the shipped table on it, and a Prolog file
+    # beside them that the run does not load
+    domain = tmp_path / "kqk_mine.pl"
+    domain.write_text(":- module(kqk_mine, [chess_material/2]).\n"
+                      ":- reexport(advice(chess/endgame)).\n"
+                      "chess_material('KQ', 'K').\n")
+    unread = tmp_path / "notes.pl"
+    unread.write_text("% not loaded by the run\n")
+    table = tmp_path / "kqk.adv"
+    table.write_text(kb_path("chess/kqk.adv").read_text().replace("uses chess/kqk",
+                                                                   "uses kqk_mine"))
+    job = VerifyJob(str(table), "all", sample=200, seed=1)
+    path = tmp_path / "kqk.checkpoint"
+    _stopped_run(job, path)
+    unread.write_text("% edited\n")
+    resumed = verify(job, checkpoint=path)
+    assert (resumed["checkpoint"]["positions_before"], resumed["positions"]) == (100, 200)
+    domain.write_text(domain.read_text() + "% edited\n")
+    with pytest.raises(BadInput, match=r"\(not the same sources\)"):
+        verify(job, checkpoint=path)
+
+
 def test_a_slice_cut_short_is_dropped_and_verified_again(tmp_path, slices_of_100):
     job = VerifyJob(KRK, "all", sample=200, seed=4)
     path = tmp_path / "krk.checkpoint"
