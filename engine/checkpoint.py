@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.prolog import BadInput, EngineError, atom, kb_path, session
+from engine.prolog import BadInput, EngineError, session
 
 MAGIC = "advice verify checkpoint"
 VERSION = 1
@@ -45,30 +45,17 @@ def identity(options: dict, sources: list[str]) -> dict:
     return {**options, "swipl": version, "sources": sources_digest}
 
 
-def job_sources(table_module: str, domain_module: str) -> list[str]:
-    """The Prolog files of a run that this process has loaded: the
-    compiled table, the files of the project's ``kb`` package, and, for
-    a user's own domain, the files of its folder (SWI-Prolog's library
-    is named by its version). Asked of a process that loaded nothing but
-    the run's table, they are the files the run reads: a fresh worker
-    (engine.verify), not a process where other tables were loaded
-    before."""
-    shipped = kb_path("").resolve()
-    table_file = _module_file(table_module)
-    domain_folder = _module_file(domain_module).parent
-    loaded = session().ask("findall(F, source_file(F), Fs), atomic_list_concat(Fs, '\\n', Out)",
-                           what="listing the files Prolog loaded")
-    files = {table_file} | {file for file in map(Path, loaded.splitlines())
-                            if file.is_relative_to(shipped)
-                            or file.is_relative_to(domain_folder)}
-    return sorted(map(str, files))
-
-
-def _module_file(module: str) -> Path:
-    """The file a loaded Prolog module was loaded from."""
-    return Path(session().ask(f"module_property({atom(module)}, file(File)), "
-                              "format(string(Out), '~w', [File])",
-                              what=f"finding the file of {module}")).resolve()
+def job_sources() -> list[str]:
+    """The Prolog files this process has loaded, SWI-Prolog's own
+    library aside (:func:`identity` names it by its version). Asked of a
+    fresh worker that loaded nothing but a run's table (engine.verify),
+    they are the files the run reads: the compiled table, its domain,
+    what they load, and the engine's own Prolog; not those of other
+    tables, as in a process where they were loaded before."""
+    return sorted(session().ask(
+        "current_prolog_flag(home, Home), "
+        "findall(F, ( source_file(F), \\+ sub_atom(F, 0, _, _, Home) ), Fs), "
+        "atomic_list_concat(Fs, '\\n', Out)", what="listing the files Prolog loaded").splitlines())
 
 
 @dataclass

@@ -153,13 +153,12 @@ def _run_sources(job: VerifyJob) -> list[str]:
     return sources
 
 
-def _sources_setup(job: VerifyJob) -> LoadedTable:
-    table, _, _ = _load(job)
-    return table
+def _sources_setup(job: VerifyJob) -> None:
+    _load(job)
 
 
-def _sources_listed(table: LoadedTable, _piece: str) -> list[str]:
-    return job_sources(table.module, table.domain)
+def _sources_listed(_state: None, _piece: str) -> list[str]:
+    return job_sources()
 
 
 def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[str]],
