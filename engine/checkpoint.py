@@ -46,16 +46,18 @@ def identity(options: dict, sources: list[str]) -> dict:
 
 
 def job_sources() -> list[str]:
-    """The Prolog files this process has loaded, SWI-Prolog's own
-    library aside (:func:`identity` names it by its version). Asked of a
-    fresh worker that loaded nothing but a run's table (engine.verify),
-    they are the files the run reads: the compiled table, its domain,
-    what they load, and the engine's own Prolog; not those of other
-    tables, as in a process where they were loaded before."""
-    return sorted(session().ask(
+    """The Prolog files this process has loaded, and those they include,
+    SWI-Prolog's own library aside (:func:`identity` names it by its
+    version). Asked of a fresh worker that loaded nothing but a run's
+    table (engine.verify), they are the files the run reads: the
+    compiled table, its domain, what they load, and the engine's own
+    Prolog; not those of other tables, as in a process where they were
+    loaded before."""
+    return session().ask(
         "current_prolog_flag(home, Home), "
-        "findall(F, ( source_file(F), \\+ sub_atom(F, 0, _, _, Home) ), Fs), "
-        "atomic_list_concat(Fs, '\\n', Out)", what="listing the files Prolog loaded").splitlines())
+        "findall(F, ( source_file(S), ( F = S ; source_file_property(S, includes(F, _)) ), "
+        "\\+ sub_atom(F, 0, _, _, Home) ), Fs0), sort(Fs0, Fs), "
+        "atomic_list_concat(Fs, '\\n', Out)", what="listing the files Prolog loaded").splitlines()
 
 
 @dataclass

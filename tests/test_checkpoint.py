@@ -10,8 +10,8 @@ import shutil
 import pytest
 
 import engine.verify
-from engine.checkpoint import Checkpoint
-from engine.prolog import BadInput, EngineError, kb_path
+from engine.checkpoint import Checkpoint, job_sources
+from engine.prolog import BadInput, EngineError, kb_path, session
 from engine.verify import Interrupted, VerifyJob, verify
 
 KRK = str(kb_path("chess/krk.adv"))
@@ -101,6 +101,15 @@ def test_only_an_edit_to_a_file_the_run_reads_starts_it_again(tmp_path, slices_o
     domain.write_text(domain.read_text() + "% edited\n")
     with pytest.raises(BadInput, match=r"\(not the same sources\)"):
         verify(job, checkpoint=path)
+
+
+def test_the_files_a_run_reads_include_those_its_files_include(tmp_path):
+    part = tmp_path / "part.pl"
+    part.write_text("included_fact(1).\n")
+    including = tmp_path / "including.pl"
+    including.write_text(":- module(including, []).\n:- include(part).\n")
+    session().load_file(including, trusted=True)
+    assert {str(including.resolve()), str(part.resolve())} <= set(job_sources())
 
 
 def test_a_slice_cut_short_is_dropped_and_verified_again(tmp_path, slices_of_100):
