@@ -148,16 +148,12 @@ def _run_sources(job: VerifyJob) -> list[str]:
     listed by a fresh worker that loads the job as they do: in this
     process other tables may have been loaded before, and their files
     would count."""
-    with WorkerPool(1, _sources_setup, (job,), _sources_listed) as pool:
+    with WorkerPool(1, _load, (job,), _sources_listed) as pool:
         [(_, sources)] = list(pool.run([job.table_path]))
     return sources
 
 
-def _sources_setup(job: VerifyJob) -> None:
-    _load(job)
-
-
-def _sources_listed(_state: None, _piece: str) -> list[str]:
+def _sources_listed(_loaded: tuple, _piece: str) -> list[str]:
     return job_sources()
 
 
