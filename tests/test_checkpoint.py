@@ -24,6 +24,11 @@ def slices_of_100(monkeypatch):
     monkeypatch.setattr(engine.verify, "SLICE", 100)
 
 
+@pytest.fixture
+def slices_of_5(monkeypatch):
+    monkeypatch.setattr(engine.verify, "SLICE", 5)
+
+
 def _stop_after(positions):
     def progress(done, total):
         if done >= positions:
@@ -33,9 +38,9 @@ def _stop_after(positions):
 
 def _stopped_run(job, path):
     """Run ``job`` with a checkpoint in ``path`` and stop it after its
-    first slice of 100 positions."""
+    first slice."""
     with pytest.raises(Interrupted) as stop:
-        verify(job, 1, _stop_after(100), checkpoint=path)
+        verify(job, 1, _stop_after(engine.verify.SLICE), checkpoint=path)
     return stop.value.report
 
 
@@ -80,7 +85,7 @@ def test_a_copy_of_the_table_resumes_and_an_edited_one_is_refused(tmp_path, slic
     assert path.read_bytes() == before
 
 
-def test_only_an_edit_to_a_file_the_run_reads_starts_it_again(tmp_path, slices_of_100):
+def test_only_an_edit_to_a_file_the_run_reads_starts_it_again(tmp_path, slices_of_5):
     # a user's own KQK domain, the shipped table on it, and a Prolog file
     # beside them that the run does not load
     domain = tmp_path / "kqk_mine.pl"
@@ -92,12 +97,12 @@ def test_only_an_edit_to_a_file_the_run_reads_starts_it_again(tmp_path, slices_o
     table = tmp_path / "kqk.adv"
     table.write_text(kb_path("chess/kqk.adv").read_text().replace("uses chess/kqk",
                                                                    "uses kqk_mine"))
-    job = VerifyJob(str(table), "all", sample=200, seed=1)
+    job = VerifyJob(str(table), "all", sample=10, seed=1)
     path = tmp_path / "kqk.checkpoint"
     _stopped_run(job, path)
     unread.write_text("% edited\n")
     resumed = verify(job, checkpoint=path)
-    assert (resumed["checkpoint"]["positions_before"], resumed["positions"]) == (100, 200)
+    assert (resumed["checkpoint"]["positions_before"], resumed["positions"]) == (5, 10)
     domain.write_text(domain.read_text() + "% edited\n")
     with pytest.raises(BadInput, match=r"\(not the same sources\)"):
         verify(job, checkpoint=path)
