@@ -291,8 +291,11 @@ class PrologSession:
         with :func:`configure_limits` replace ``seconds`` and
         ``inferences``.
         """
-        seconds = _LIMITS.seconds or seconds
-        inferences = _LIMITS.inferences or inferences
+        return self._ask_within(goal, _LIMITS.seconds or seconds,
+                                _LIMITS.inferences or inferences, what)
+
+    def _ask_within(self, goal: str, seconds: float, inferences: int, what: str) -> str:
+        """:meth:`ask` under these very limits, whatever a user configured."""
         query = (
             f"bridge:run_limited(({goal}), {float(seconds)!r}, "
             f"{integer(int(inferences))}, Status, Message), "
@@ -336,6 +339,10 @@ class PrologSession:
         anything in it runs. A file it refuses raises
         :class:`KBLoadError` with one line per offence (``messages``;
         the message is all of them) and is not loaded.
+
+        A user's file loads under the limits of :func:`configure_limits`,
+        as any job; the engine's own files (in ``kb``, or compiled into its
+        cache) under the default ones.
         """
         try:
             path = Path(path).resolve()
@@ -364,7 +371,14 @@ class PrologSession:
                     f"{'true' if reload else 'not_loaded'}, Out")
             goal = (f"use_module({atom(str(kb_path('guard.pl')))}, []), "
                     f"guard:load_guarded({load})" if guarded else f"bridge:load_kb({load})")
-            reply = self.ask(goal, what=f"loading {path}")
+            what = f"loading {path}"
+            if own or compiled_here(path):
+                # the engine's own files load under its default limits, not the
+                # ones a user set for the searches: a child Prolog that starts
+                # again loads them again, whatever the user's --time-limit
+                reply = self._ask_within(goal, DEFAULT_SECONDS, DEFAULT_INFERENCES, what)
+            else:
+                reply = self.ask(goal, what=what)
         messages = [(m["kind"], m["text"]) for m in json.loads(reply)]
         errors = tuple(t for k, t in messages if k == "error")
         if errors:

@@ -8,7 +8,8 @@ import pytest
 
 from engine.games import BadInput
 from engine.prolog import (
-    KBLoadError, PrologGoalError, SearchLimitError, atom, session, string,
+    KBLoadError, PrologGoalError, SearchLimitError, atom, configure_limits, current_limits,
+    session, string,
 )
 from engine.search import outcome_of, search
 
@@ -39,6 +40,24 @@ def test_time_limit_leaves_the_session_usable():
     with pytest.raises(SearchLimitError, match="time limit of 0.2 s"):
         s.ask("repeat, fail", seconds=0.2)
     assert s.ask("Out is 6 * 7") == "42"
+
+
+def test_a_users_time_limit_bounds_the_loading_of_users_files_only(tmp_path):
+    """A Prolog process that starts again loads the engine's files again,
+    whatever time limit a user set for the searches."""
+    slow = tmp_path / "slow.pl"
+    slow.write_text(":- numlist(1, 2000000, L), msort(L, _).\n")
+    limits = current_limits()
+    configure_limits(seconds=0.001)
+    try:
+        s = session()
+        assert s.use_module("chess/krrk.pl") is None
+        with pytest.raises(SearchLimitError,
+                           match=f"loading {slow} ran past its time limit of 0.001 s"):
+            s.load_file(slow, trusted=True)
+    finally:
+        configure_limits(seconds=limits.seconds, inferences=limits.inferences,
+                         memory=limits.memory)
 
 
 def test_inference_limit_leaves_the_session_usable():
