@@ -86,8 +86,10 @@ def verify_text(r: dict) -> str:
                      else "")
     against = ("every defence" if r["defender"] == "all"
                else f"the {r['defender'] or 'default'} defender")
+    memory = (f", peak memory {r['peak_memory'] / 2**20:,.0f} MB a worker"
+              if r.get("peak_memory") else "")
     out = [f"{r['table']}: {r['positions']:,} positions{of_population} against {against} "
-           f"({r['mode']}, {r['seconds']:.1f} s)"]
+           f"({r['mode']}, {r['seconds']:.1f} s{memory})"]
     out.append("  results: " + (", ".join(f"{k.replace('_', ' ')} {v:,}"
                                           for k, v in r["by_result"].items()) or "none"))
     if r.get("checkpoint") and r["checkpoint"]["positions_before"]:

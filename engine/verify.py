@@ -29,7 +29,7 @@ from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
 from engine.prolog import DEFAULT_INFERENCES, BadInput, atom, integer, session, string
 from engine.tables import LoadedTable, load_table
-from engine.workers import WorkerPool
+from engine.workers import WorkerPool, peak_memory
 
 DEFENDERS = ("perfect", "all", "random")
 SLICE = 250
@@ -171,6 +171,7 @@ def _worker_slice(job: VerifyJob, ctx: str, piece: tuple[tuple[int, int], list[s
     part = json.loads(reply)
     if "valued" in part:
         part["valued"] = _state_keys(part["valued"])
+    part["peak_memory"] = peak_memory()
     return stop - start, part
 
 
@@ -407,7 +408,10 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
     their moves: each start's worst case against every defence, or each
     game's length against one defender. Against every defence,
     ``perfect`` sums the games against the perfect defender from the
-    starts that succeed (:func:`_perfect_games`).
+    starts that succeed (:func:`_perfect_games`). ``peak_memory`` is the
+    most resident memory one worker process held, in bytes (each of the
+    others held at most as much), over this run and the earlier runs of
+    its checkpoint; None when no slice was verified.
     """
     positions = sum(p["positions"] for p in parts)
     successes = sum(p["successes"] for p in parts)
@@ -418,6 +422,9 @@ def merge(parts: list[dict], job: VerifyJob, domain: Domain | None, seconds: flo
         "by_result": _summed_counts(p["by_result"] for p in parts),
         "successes": successes, "failures": positions - successes,
         "seconds": seconds,
+        # what the --memory-limit of each worker process must allow
+        "peak_memory": max((p["peak_memory"] for p in parts if "peak_memory" in p),
+                           default=None),
     }
     report["proved"] = (job.defender == "all" and report["complete"] and not report["sample"]
                         and report["failures"] == 0)

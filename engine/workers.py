@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
+import resource
+import sys
 import time
 from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
@@ -55,6 +57,14 @@ class WorkerDied(EngineError):
 
 #: this process's connection to its pool, when it is a worker
 _POOL_CONNECTION = None
+
+
+def peak_memory() -> int:
+    """The most resident memory this process has held, in bytes: in a
+    worker, which runs its Prolog in-process, the worker's and its
+    Prolog's together."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # Linux counts kilobytes
 
 
 def heartbeat() -> None:

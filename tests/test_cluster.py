@@ -27,7 +27,7 @@ KRK = str(kb_path("chess/krk.adv"))
 JOB = VerifyJob(KRK, "all", sample=60, seed=4)
 #: what may differ between runs of the same job: its timing, where it ran, and
 #: how many states two workers both valued (which depends on who got which batch)
-RUN_FIELDS = {"seconds", "cluster", "states_repeated"}
+RUN_FIELDS = {"seconds", "peak_memory", "cluster", "states_repeated"}
 
 
 def the_job(report: dict) -> str:

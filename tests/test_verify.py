@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import chess
 import pytest
 
 from conftest import wait_for_cpu
-from engine.prolog import kb_path, session
+from engine.prolog import current_limits, kb_path, session
 from engine.verify import (
     VerifyJob, _chosen_starts, _worker_setup, _worker_slice, prepare, verify,
 )
@@ -82,6 +83,16 @@ def test_book_table_sample_against_the_perfect_defender(cli):
     for key in ("positions", "by_result", "failures", "mean_moves", "max_moves",
                 "mean_optimal", "mean_ratio", "counterexamples", "seconds"):
         assert key in report
+
+
+def test_the_report_says_how_much_memory_a_worker_held(cli):
+    run = cli("verify", KRK, "--sample", "5", "--seed", "1", "--workers", "2", "--json")
+    peak = run.json()["peak_memory"]
+    # a worker holds SWI-Prolog, python-chess and the KRK knowledge base,
+    # and its --memory-limit held
+    assert 60 * 2**20 < peak < current_limits().memory
+    text = cli("verify", KRK, "--sample", "5", "--seed", "1").out.splitlines()[0]
+    assert re.fullmatch(r".*\(compiled, [0-9.]+ s, peak memory [0-9,]+ MB a worker\)", text)
 
 
 def test_workers_do_not_change_the_answer():
