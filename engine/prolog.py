@@ -353,10 +353,11 @@ class PrologSession:
             what = "is a directory, not a Prolog file" if path.is_dir() else "no such file"
             raise KBLoadError(f"{path}: {what}")
         own = path.is_relative_to(kb_path("").resolve())
+        engines = own or compiled_here(path)  # in kb, or a table the engine compiled
         if reload is None:
             reload = not own
         if trusted is None:
-            trusted = user_files_trusted() or compiled_here(path)
+            trusted = user_files_trusted() or engines
         guarded = not (own or trusted)
         if guarded:
             size = path.stat().st_size
@@ -372,7 +373,7 @@ class PrologSession:
             goal = (f"use_module({atom(str(kb_path('guard.pl')))}, []), "
                     f"guard:load_guarded({load})" if guarded else f"bridge:load_kb({load})")
             what = f"loading {path}"
-            if own or compiled_here(path):
+            if engines:
                 # the engine's own files load under its default limits, not the
                 # ones a user set for the searches: a child Prolog that starts
                 # again loads them again, whatever the user's --time-limit

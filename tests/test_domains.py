@@ -50,7 +50,8 @@ def advice(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.C
 
 
 def without_run_figures(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k not in ("seconds", "positions_per_second", "peak_memory")}
+    return {k: v for k, v in report.items()
+            if k not in ("seconds", "positions_per_second", "peak_memory")}
 
 
 # -- one-pile Nim, a two-rule table ------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import wait_for_cpu
 from engine.prolog import current_limits, kb_path, session
+from engine.render import verify_text
 from engine.verify import (
     VerifyJob, _chosen_starts, _worker_setup, _worker_slice, prepare, verify,
 )
@@ -91,7 +92,7 @@ def test_the_report_says_how_much_memory_a_worker_held(cli):
     # a worker holds SWI-Prolog, python-chess and the KRK knowledge base,
     # and its --memory-limit held
     assert 60 * 2**20 < peak < current_limits().memory
-    text = cli("verify", KRK, "--sample", "5", "--seed", "1").out.splitlines()[0]
+    text = verify_text(run.json()).splitlines()[0]
     assert re.fullmatch(r".*\(compiled, [0-9.]+ s, peak memory [0-9,]+ MB a worker\)", text)
 
 
