@@ -24,6 +24,7 @@
             mates_in/2,                 % +Moves, +Pos
             mates_safely_in/2,          % +Moves, +Pos
             closer_to_mate/2,           % +Pos, +Root
+            closer_to_mate_by/3,        % +Margin, +Pos, +Root
             % move constraints
             piecemove/3,                % +Pos, ?Move, -Pos1
             tightest/3,                 % +Pos, ?Move, -Pos1
@@ -47,6 +48,7 @@
 
 :- module_transparent
     closer_to_mate/2,
+    closer_to_mate_by/3,
     toward_mate/3,
     surely_toward_mate/3.
 
@@ -313,15 +315,27 @@ mates_safely_in(N, eg(P, _)) :-
 
 closer_to_mate(Pos, Root) :-
     context_module(M),
-    distance_compared(M, Pos, Root).
-
-% distance_compared(+KB, +Pos, +Root): KB's mating_distance/2 is smaller
-% at Pos than at Root, both remembered (a forcing-tree search compares
-% every position it meets with the same root).
-distance_compared(M, eg(P, _), eg(P0, _)) :-
-    remembered(distance(M), P, D),
-    remembered(distance(M), P0, D0),
+    distances(M, Pos, Root, D, D0),
     D < D0.
+
+%! closer_to_mate_by(+Margin, +Pos, +Root) is semidet.
+%
+%  As closer_to_mate/2, but the measure is smaller at Pos than at Root
+%  by at least Margin: the plan made that much progress (with a measure
+%  in hundredths of a move, as kb/chess/kbbk.pl's, a margin of 100 asks
+%  for a whole move nearer mate).
+
+closer_to_mate_by(Margin, Pos, Root) :-
+    context_module(M),
+    distances(M, Pos, Root, D, D0),
+    D0 - D >= Margin.
+
+% distances(+KB, +Pos, +Root, -D, -D0): KB's mating_distance/2 at Pos
+% and at Root, both remembered (a forcing-tree search compares every
+% position it meets with the same root).
+distances(M, eg(P, _), eg(P0, _), D, D0) :-
+    remembered(distance(M), P, D),
+    remembered(distance(M), P0, D0).
 
 %! mating_constraint(?Name) is nondet.
 %

@@ -243,6 +243,16 @@ test(closer_to_mate_reads_the_knowledge_base_measure) :-
     assertion(distance_kb:closer_to_mate(Nearer, Root)),
     assertion(\+ distance_kb:closer_to_mate(Same, Root)).
 
+% The kings four steps apart at the root; three and two after White's move.
+test(closer_to_mate_by_asks_for_a_margin) :-
+    eg(w, [w-k-a1, w-b-c1, w-n-g1, b-k-e5], Root),
+    eg(b, [w-k-b2, w-b-c1, w-n-g1, b-k-e5], OneNearer),
+    eg(b, [w-k-c3, w-b-c1, w-n-g1, b-k-e5], TwoNearer),
+    assertion(distance_kb:closer_to_mate_by(1, OneNearer, Root)),
+    assertion(\+ distance_kb:closer_to_mate_by(2, OneNearer, Root)),
+    assertion(distance_kb:closer_to_mate_by(2, TwoNearer, Root)),
+    assertion(\+ distance_kb:closer_to_mate_by(1, Root, Root)).
+
 test(toward_mate_orders_moves_by_the_measure) :-
     eg(w, [w-k-a1, w-b-h1, w-n-h2, b-k-e5], Pos),
     findall(D, ( distance_kb:toward_mate(Pos, _, eg(P1, 1)),
