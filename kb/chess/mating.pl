@@ -314,9 +314,7 @@ mates_safely_in(N, eg(P, _)) :-
 %  cannot go round in a loop.
 
 closer_to_mate(Pos, Root) :-
-    context_module(M),
-    distances(M, Pos, Root, D, D0),
-    D < D0.
+    closer_to_mate_by(1, Pos, Root).
 
 %! closer_to_mate_by(+Margin, +Pos, +Root) is semidet.
 %
