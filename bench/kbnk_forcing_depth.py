@@ -1,0 +1,337 @@
+"""How deep must a KBNK table's forcing trees go?  Exactly, over every position.
+
+    python bench/kbnk_forcing_depth.py [--measure triangle_first] [--depth 6]
+                                       [--moves-to-mate] [--json]
+
+A table that drives by a measure (advice `closer_in_1`, `closer_in_2`,
+... as in kb/chess/kbbk.adv) has advice at a position only where White
+can force, within that many moves, a position where the measure is
+smaller, or mate, without losing a piece or stalemating.  This script
+finds the least such number of moves at every KBNK position with White
+to move, all at once: the positions are numpy indexes
+((wk*64 + bk)*64 + b)*64 + n (16.7 M, no symmetry), and
+
+    F_k = min over White's moves of max over Black's replies of min(M', F_k-1)
+
+where M' is the measure at a position where no White piece hangs (+inf
+elsewhere, and at a capture or stalemate; -inf at mate).  A tree of k
+moves exists where F_k is below the measure at the root.  Each depth
+takes about ten seconds.  It prints, over the won positions, how many
+need 1, 2, ... moves and how many have no tree within --depth: a table
+driving by that measure has no advice there, and a proof fails there.
+
+The measures are numpy transcriptions of concepts of
+kb/chess/concepts.pl (room, corner steps, distances), named below; no
+table reads this script.  Our tablebase picks the won positions; with
+--moves-to-mate the script first counts moves to mate itself (the same
+minimax with a constant measure, 33 depths, about five minutes) and
+checks the counts against the tablebase's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import chess
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.endgames import figures                            # noqa: E402
+from engine.tablebases import Store, parse_signature, board    # noqa: E402
+
+SIZE = 64 ** 4
+INF = np.float32(1e9)
+U = np.uint64
+SHIFT = {"wk": 18, "bk": 12, "b": 6, "n": 0}
+NOT_FILE_A, NOT_FILE_H = U(0xFEFEFEFEFEFEFEFE), U(0x7F7F7F7F7F7F7F7F)
+CORNERS = {True: (0, 63), False: (7, 56)}       # of the dark and of the light squares
+
+
+class Positions:
+    """Every placement of the four pieces, the legal moves between them,
+    and which are mate, stalemate or leave a White piece hanging."""
+
+    def __init__(self):
+        index = np.arange(SIZE, dtype=np.int32)
+        self.sq = {p: ((index >> s) & 63).astype(np.int8) for p, s in SHIFT.items()}
+        self.index = index
+        wk, bk, b, n = (self.sq[p] for p in ("wk", "bk", "b", "n"))
+        distinct = (wk != bk) & (wk != b) & (wk != n) & (bk != b) & (bk != n) & (b != n)
+        self.black_to_move = distinct & ~board.ATTACKS["K"][wk, bk]
+        in_check = board.ATTACKS["N"][n, bk] | self.bishop_hits(bk, board.bit(wk) | board.bit(n))
+        self.white_to_move = self.black_to_move & ~in_check
+        self.replies = [self._reply(direction) for direction in range(8)]
+        legal_replies = sum(ok.astype(np.int8) for _, _, ok in self.replies)
+        none = self.black_to_move & (legal_replies == 0)
+        self.mate, self.stalemate = none & in_check, none & ~in_check
+        self.safe = self.white_to_move & ~self.hanging()
+
+    def moved(self, piece: str, to: np.ndarray) -> np.ndarray:
+        """The index of each position with ``piece`` moved to ``to``."""
+        return self.index + ((to.astype(np.int32) - self.sq[piece]) << SHIFT[piece])
+
+    def bishop_hits(self, target: np.ndarray, blockers: np.ndarray) -> np.ndarray:
+        b = self.sq["b"]
+        return board.ATTACKS["B"][b, target] & ((board.BETWEEN[b, target] & blockers) == 0)
+
+    def hanging(self) -> np.ndarray:
+        """A White piece next to the black king and undefended."""
+        wk, bk, b, n = (self.sq[p] for p in ("wk", "bk", "b", "n"))
+        king = board.ATTACKS["K"]
+        bishop = king[bk, b] & ~king[wk, b] & ~board.ATTACKS["N"][n, b]
+        knight = king[bk, n] & ~king[wk, n] & ~self.bishop_hits(n, board.bit(wk) | board.bit(bk))
+        return bishop | knight
+
+    def _reply(self, direction: int):
+        """Black's king step in one direction: (index after it, legal
+        and taking nothing, legal at all)."""
+        wk, bk, b, n = (self.sq[p] for p in ("wk", "bk", "b", "n"))
+        to = board.STEPS["K"][bk, direction]
+        on = to >= 0
+        to = np.where(on, to, 0)
+        king, knight = board.ATTACKS["K"][wk, to], board.ATTACKS["N"][n, to]
+        takes_b, takes_n = on & (to == b), on & (to == n)
+        empty = on & ~takes_b & ~takes_n
+        attacked = king | knight | self.bishop_hits(to, board.bit(wk) | board.bit(n))
+        step = self.black_to_move & empty & ~attacked
+        take = self.black_to_move & ((takes_b & ~king & ~knight)
+                                     | (takes_n & ~king & ~self.bishop_hits(to, board.bit(wk))))
+        return np.where(step, self.moved("bk", to), 0), step, step | take
+
+    def white_moves(self):
+        """(legal, index after it) for each of White's move slots."""
+        wk, bk, b, n = (self.sq[p] for p in ("wk", "bk", "b", "n"))
+        for direction in range(8):
+            to = board.STEPS["K"][wk, direction]
+            on = to >= 0
+            to = np.where(on, to, 0)
+            free = (to != bk) & (to != b) & (to != n) & ~board.ATTACKS["K"][to, bk]
+            yield self.white_to_move & on & free, self.moved("wk", to)
+        for direction in range(8):
+            to = board.STEPS["N"][n, direction]
+            on = to >= 0
+            to = np.where(on, to, 0)
+            yield self.white_to_move & on & (to != wk) & (to != bk) & (to != b), self.moved("n", to)
+        for ray in board.DIAGONAL:
+            at, open_ = b, self.white_to_move.copy()
+            for _ in range(7):
+                to = board.NEXT[ray][at]
+                open_ &= (to >= 0)
+                to = np.where(open_, to, 0)
+                open_ &= (to != wk) & (to != bk) & (to != n)
+                if not open_.any():
+                    break
+                yield open_.copy(), self.moved("b", to)
+                at = to
+
+    def forcing_depths(self, measure: np.ndarray, most: int, progress) -> np.ndarray:
+        """The least number of moves (1..most) in which White forces the
+        measure below its value at each position, 0 where none does."""
+        goal = np.where(self.safe, measure, INF).astype(np.float32)
+        best = np.full(SIZE, INF, np.float32)
+        depth = np.zeros(SIZE, np.int8)
+        for k in range(1, most + 1):
+            after_reply = np.minimum(goal, best)
+            worst = np.full(SIZE, -INF, np.float32)
+            for to, step, legal in self.replies:
+                worst = np.maximum(worst, np.where(step, after_reply[to], -INF))
+                worst[legal & ~step] = INF              # Black takes a piece
+            worst[self.stalemate | ~self.black_to_move] = INF
+            worst[self.mate] = -INF
+            best = np.full(SIZE, INF, np.float32)
+            for legal, to in self.white_moves():
+                best = np.minimum(best, np.where(legal, worst[to], INF))
+            found = self.white_to_move & (depth == 0) & (best < measure)
+            depth[found] = k
+            progress(k, int(found.sum()))
+        return depth
+
+
+class Concepts:
+    """The concepts the measures weigh, as arrays over every index."""
+
+    def __init__(self, p: Positions):
+        wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
+        dark = (board.FILE[b] + board.RANK[b]) % 2 == 0
+        self.dark = dark
+        room = self._room(p)
+        king = np.maximum(abs(board.FILE[:, None] - board.FILE), abs(board.RANK[:, None] - board.RANK))
+        steps = abs(board.FILE[:, None] - board.FILE) + abs(board.RANK[:, None] - board.RANK)
+        edge = np.minimum(np.minimum(board.FILE, 7 - board.FILE), np.minimum(board.RANK, 7 - board.RANK))
+        corner_steps = {d: steps[:, list(CORNERS[d])].min(1) for d in (True, False)}
+        self.values = {
+            "hanging": p.hanging().astype(np.int32),
+            "room": _popcount(room).astype(np.int32),
+            "room_weight": self._room_weight(room, corner_steps),
+            "area": self._area(room, steps),
+            "our_king_from_room": self._distance_to(wk, room),
+            "corner_steps": np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
+            "kings_distance": king[wk, bk],
+            "kings_steps": steps[wk, bk],
+            "knight_distance": king[n, bk],
+            "bishop_distance": king[b, bk],
+            "king_edge_distance": edge[bk],
+            "our_king_edge_distance": edge[wk],
+        }
+
+    @staticmethod
+    def _dilate(mask: np.ndarray) -> np.ndarray:
+        sideways = mask | ((mask << U(1)) & NOT_FILE_A) | ((mask >> U(1)) & NOT_FILE_H)
+        return sideways | (sideways << U(8)) | (sideways >> U(8))
+
+    def _room(self, p: Positions) -> np.ndarray:
+        """concepts:room_mask/2: the squares the black king reaches through
+        squares White does not attack, its own included."""
+        wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
+        attacked = _bitboards(board.ATTACKS["K"])[wk] | _bitboards(board.ATTACKS["N"])[n]
+        blockers = board.bit(wk) | board.bit(n)
+        for ray in board.DIAGONAL:
+            at, open_ = b, np.ones(SIZE, bool)
+            for _ in range(7):
+                to = board.NEXT[ray][at]
+                open_ &= to >= 0
+                to = np.where(open_, to, 0)
+                attacked |= np.where(open_, board.bit(to), U(0))
+                open_ &= (blockers & board.bit(to)) == 0
+                at = to
+        room = board.bit(bk)
+        while True:
+            grown = (self._dilate(room) & ~attacked) | board.bit(bk)
+            if np.array_equal(grown, room):
+                return room
+            room = grown
+
+    def _room_weight(self, room, corner_steps) -> np.ndarray:
+        """The sum over the room of each square's steps to the nearest corner of the bishop's colour."""
+        total = np.zeros(SIZE, np.int32)
+        for d in (True, False):
+            for s in range(1, 15):
+                mask = _mask(corner_steps[d] >= s)
+                total += np.where(self.dark == d, _popcount(room & mask), 0).astype(np.int32)
+        return total
+
+    def _area(self, room, steps) -> np.ndarray:
+        """The least, over the corners of the bishop's colour, of the most
+        steps from the corner the room reaches: the triangle it lies in."""
+        area = np.full(SIZE, 99, np.int32)
+        for d in (True, False):
+            for corner in CORNERS[d]:
+                far = np.zeros(SIZE, np.int32)
+                for s in range(1, 15):
+                    far[(room & _mask(steps[corner] >= s)) != 0] = s
+                area = np.where(self.dark == d, np.minimum(area, far), area)
+        return area
+
+    def _distance_to(self, square, mask, most: int = 8) -> np.ndarray:
+        """King steps from ``square`` to the nearest square of ``mask``."""
+        distance = np.full(SIZE, most, np.int32)
+        for k in range(most):
+            reached = (mask & board.bit(square)) != 0
+            distance[reached & (distance == most)] = k
+            mask = self._dilate(mask)
+        return distance
+
+
+_BITS16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int32)
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """The number of squares of each bitboard."""
+    return sum(_BITS16[(masks >> U(16 * k)) & U(0xFFFF)] for k in range(4))
+
+
+def _bitboards(attacks: np.ndarray) -> np.ndarray:
+    return np.array([_mask(row) for row in attacks], dtype=U)
+
+
+def _mask(squares: np.ndarray) -> np.uint64:
+    return U(sum(1 << int(s) for s in np.nonzero(squares)[0]))
+
+
+#: The measures, as the weights of the concepts (smaller is nearer mate).
+#: king_square_terms weighs the black king's own square; room_terms was
+#: hill-climbed on the positions with no tree of two moves; triangle_first
+#: puts a hanging piece, then our king far from the room, then the
+#: triangle (area) before room_terms.
+MEASURES = {
+    "king_square_terms": {"room": 4, "corner_steps": 10, "kings_steps": 2,
+                          "knight_distance": 1, "bishop_distance": 1},
+    "room_terms": {"room": 10, "room_weight": 3, "area": 10, "kings_distance": 5,
+                   "kings_steps": 2, "knight_distance": 1, "corner_steps": 1,
+                   "king_edge_distance": 3, "our_king_edge_distance": -2},
+}
+MEASURES["triangle_first"] = {**MEASURES["room_terms"], "hanging": 100000,
+                              "our_king_far": 10000, "area": 1010}
+
+
+def measure_values(concepts: Concepts, weights: dict[str, int]) -> np.ndarray:
+    """The weighted sum; ``our_king_far`` is our king's steps to the room beyond two."""
+    values = dict(concepts.values, our_king_far=np.maximum(concepts.values["our_king_from_room"] - 2, 0))
+    return sum(w * values[name].astype(np.float32) for name, w in weights.items())
+
+
+def won_positions(p: Positions) -> np.ndarray:
+    """The won positions with White to move, by our tablebase."""
+    squares = np.stack([p.sq[x] for x in ("wk", "bk", "b", "n")]).astype(np.int64)
+    pieces = [("w", "K"), ("b", "K"), ("w", "B"), ("w", "N")]
+    values = Store().tables.values(pieces, squares, "w")
+    return p.white_to_move & (values != 0) & (values != 255) & (values % 2 == 0)
+
+
+def fen(index: int) -> str:
+    """The FEN of an index, White to move."""
+    b = chess.Board(None)
+    for piece, (colour, kind) in zip(("wk", "bk", "b", "n"), ((1, 6), (0, 6), (1, 3), (1, 2))):
+        b.set_piece_at(int(index >> SHIFT[piece]) & 63, chess.Piece(kind, bool(colour)))
+    return b.fen()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--measure", choices=sorted(MEASURES), default="triangle_first")
+    parser.add_argument("--depth", type=int, default=6, help="the deepest tree looked for")
+    parser.add_argument("--moves-to-mate", action="store_true",
+                        help="first count moves to mate and check them against the tablebase")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    if not 1 <= args.depth <= 60:
+        parser.error(f"--depth {args.depth}: a tree of 1 to 60 moves")
+    say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
+    start = time.perf_counter()
+    p = Positions()
+    won = won_positions(p)
+    out = {"measure": args.measure, "weights": MEASURES[args.measure], "depth": args.depth,
+           "won": int(won.sum())}
+    if args.moves_to_mate:
+        mate = p.forcing_depths(np.ones(SIZE, np.float32), 40,
+                                lambda k, n: say(f"moves to mate {k}: {n}"))
+        ours = {str(k): int(c) for k, c in enumerate(np.bincount(mate[won])) if k and c}
+        theirs = figures(parse_signature("KBNK"))["white_to_move"]["positions"]["wins_in"]
+        out["moves_to_mate_agree"] = ours == theirs and int((won & (mate == 0)).sum()) == 0
+        say("moves to mate agree with the tablebase:", out["moves_to_mate_agree"])
+    measure = measure_values(Concepts(p), MEASURES[args.measure])
+    depth = p.forcing_depths(measure, args.depth, lambda k, n: say(f"depth {k}: {n:,} positions"))
+    counts = np.bincount(depth[won], minlength=args.depth + 1)
+    out["by_depth"] = {str(k): int(counts[k]) for k in range(1, args.depth + 1)}
+    out["no_tree"] = int(counts[0])
+    missing = np.nonzero(won & (depth == 0))[0]
+    out["no_tree_examples"] = [fen(i) for i in np.random.default_rng(0).choice(missing, min(5, len(missing)), replace=False)]
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"{args.measure}: {out['won']:,} won positions with White to move")
+    total = 0
+    for k in range(1, args.depth + 1):
+        total += counts[k]
+        print(f"  a tree of {k} move{'s' if k > 1 else ''}: {counts[k]:>10,}   within {k}: {100 * total / out['won']:.2f}%")
+    print(f"  no tree within {args.depth}: {out['no_tree']:,}, e.g. " + "; ".join(out["no_tree_examples"][:3]))
+    print(f"{out['seconds']} s")
+
+
+if __name__ == "__main__":
+    main()
