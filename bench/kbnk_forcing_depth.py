@@ -75,6 +75,7 @@ class Positions:
         return self.index + ((to.astype(np.int32) - self.sq[piece]) << SHIFT[piece])
 
     def bishop_hits(self, target: np.ndarray, blockers: np.ndarray) -> np.ndarray:
+        """The bishop attacks ``target``, no square of ``blockers`` between."""
         b = self.sq["b"]
         return board.ATTACKS["B"][b, target] & ((board.BETWEEN[b, target] & blockers) == 0)
 
