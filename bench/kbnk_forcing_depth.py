@@ -171,6 +171,7 @@ class Concepts:
             "area": self._area(room, steps),
             "our_king_from_room": self._distance_to(wk, room),
             "corner_steps": np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
+            "wrong_corner_steps": np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
             "kings_distance": king[wk, bk],
             "kings_steps": steps[wk, bk],
             "knight_distance": king[n, bk],
@@ -275,6 +276,18 @@ def measure_values(concepts: Concepts, weights: dict[str, int]) -> np.ndarray:
     return sum(w * values[name].astype(np.float32) for name, w in weights.items())
 
 
+def regions(concepts: Concepts, positions: np.ndarray) -> dict[str, int]:
+    """How many of ``positions`` have the black king within three steps of
+    a corner where White cannot mate and within a line of the edge (where
+    the W manoeuvre starts), within three steps of a mating corner, or
+    elsewhere."""
+    v = concepts.values
+    wrong = positions & (v["wrong_corner_steps"] <= 3) & (v["king_edge_distance"] <= 1)
+    mating = positions & ~wrong & (v["corner_steps"] <= 3)
+    return {"by_a_wrong_corner": int(wrong.sum()), "by_a_mating_corner": int(mating.sum()),
+            "elsewhere": int((positions & ~wrong & ~mating).sum())}
+
+
 def won_positions(p: Positions) -> np.ndarray:
     """The won positions with White to move, by our tablebase."""
     squares = np.stack([p.sq[x] for x in ("wk", "bk", "b", "n")]).astype(np.int64)
@@ -314,11 +327,13 @@ def main() -> None:
         theirs = figures(parse_signature("KBNK"))["white_to_move"]["positions"]["wins_in"]
         out["moves_to_mate_agree"] = ours == theirs and int((won & (mate == 0)).sum()) == 0
         say("moves to mate agree with the tablebase:", out["moves_to_mate_agree"])
-    measure = measure_values(Concepts(p), MEASURES[args.measure])
+    concepts = Concepts(p)
+    measure = measure_values(concepts, MEASURES[args.measure])
     depth = p.forcing_depths(measure, args.depth, lambda k, n: say(f"depth {k}: {n:,} positions"))
     counts = np.bincount(depth[won], minlength=args.depth + 1)
     out["by_depth"] = {str(k): int(counts[k]) for k in range(1, args.depth + 1)}
     out["no_tree"] = int(counts[0])
+    out["no_tree_by_region"] = regions(concepts, won & (depth == 0))
     missing = np.nonzero(won & (depth == 0))[0]
     out["no_tree_examples"] = [fen(i) for i in np.random.default_rng(0).choice(missing, min(5, len(missing)), replace=False)]
     out["seconds"] = round(time.perf_counter() - start, 1)
@@ -329,8 +344,11 @@ def main() -> None:
     total = 0
     for k in range(1, args.depth + 1):
         total += counts[k]
-        print(f"  a tree of {k} move{'s' if k > 1 else ''}: {counts[k]:>10,}   within {k}: {100 * total / out['won']:.2f}%")
-    print(f"  no tree within {args.depth}: {out['no_tree']:,}, e.g. " + "; ".join(out["no_tree_examples"][:3]))
+        print(f"  a tree of {k} move{'s' if k > 1 else ''}: {counts[k]:>10,}   within {k}: {100 * total / out['won']:.3f}%")
+    where = out["no_tree_by_region"]
+    print(f"  no tree within {args.depth}: {out['no_tree']:,} (the black king by a wrong corner "
+          f"{where['by_a_wrong_corner']:,}, by a mating corner {where['by_a_mating_corner']:,}, "
+          f"elsewhere {where['elsewhere']:,}), e.g. " + "; ".join(out["no_tree_examples"][:3]))
     print(f"{out['seconds']} s")
 
 

@@ -198,13 +198,16 @@ def test_a_cornering_measure_fitted_to_the_moves_to_mate():
 def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     # bench/kbnk_forcing_depth.py with trees of at most two moves: of
     # all the won KBNK positions, those where White can force the
-    # measure lower in one move, in two, and those where it cannot
+    # measure lower in one move, in two, and those where it cannot (and
+    # where their black king stands)
     run = subprocess.run([sys.executable, "bench/kbnk_forcing_depth.py", "--depth", "2", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert (out["measure"], out["won"]) == ("triangle_first", 10_822_184)
     assert (out["by_depth"], out["no_tree"]) == ({"1": 10_408_108, "2": 360_696}, 53_380)
+    assert out["no_tree_by_region"] == {"by_a_wrong_corner": 17_664, "by_a_mating_corner": 8_500,
+                                        "elsewhere": 27_216}
     assert len(out["no_tree_examples"]) == 5
 
 
