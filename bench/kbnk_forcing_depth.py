@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.endgames import figures                            # noqa: E402
 from engine.tablebases import Store, parse_signature, board    # noqa: E402
+from engine.tablebases.layout import DRAW                       # noqa: E402
 
 SIZE = 64 ** 4
 INF = np.float32(1e9)
@@ -77,8 +78,7 @@ class Positions:
 
     def bishop_hits(self, target: np.ndarray, blockers: np.ndarray) -> np.ndarray:
         """The bishop attacks ``target``, no square of ``blockers`` between."""
-        b = self.sq["b"]
-        return board.ATTACKS["B"][b, target] & ((board.BETWEEN[b, target] & blockers) == 0)
+        return board.attacks("B", "w", self.sq["b"], target, blockers)
 
     def hanging(self) -> np.ndarray:
         """A White piece next to the black king and undefended."""
@@ -294,7 +294,7 @@ def won_positions(p: Positions) -> np.ndarray:
     squares = np.stack([p.sq[x] for x in ("wk", "bk", "b", "n")]).astype(np.int64)
     pieces = [("w", "K"), ("b", "K"), ("w", "B"), ("w", "N")]
     values = Store().tables.values(pieces, squares, "w")
-    return p.white_to_move & (values != 0) & (values != 255) & (values % 2 == 0)
+    return p.white_to_move & (values != DRAW) & (values % 2 == 0)     # plies odd: byte even
 
 
 def fen(index: int) -> str:
