@@ -1,6 +1,6 @@
 """How deep must a KBNK table's forcing trees go?  Exactly, over every position.
 
-    python bench/kbnk_forcing_depth.py [--measure triangle_first] [--depth 6]
+    python bench/kbnk_forcing_depth.py [--measure NAME ...] [--depth 6]
                                        [--moves-to-mate] [--json]
 
 A table that drives by a measure (advice `closer_in_1`, `closer_in_2`,
@@ -21,8 +21,10 @@ need 1, 2, ... moves and how many have no tree within --depth: a table
 driving by that measure has no advice there, and a proof fails there.
 
 The measures weigh concepts as kb/chess/concepts.pl defines them (the
-room, corner steps, distances) and a few more (the triangle the room
-lies in), written here in numpy; no table reads this script.  Our
+room, the secure room, corner steps, distances) and a few more (the
+triangle at a mating corner the room lies in, a cage: a room of one or
+two squares where White has no mate in one), written here in numpy; no
+table reads this script.  Our
 tablebase picks the won positions; with --moves-to-mate the script
 first counts moves to mate itself (the same minimax with a constant
 measure, 40 depths where the longest mate takes 33, about seven
@@ -31,6 +33,7 @@ minutes) and checks the counts against the tablebase's.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -71,6 +74,13 @@ class Positions:
         none = self.black_to_move & (legal_replies == 0)
         self.mate, self.stalemate = none & in_check, none & ~in_check
         self.safe = self.white_to_move & ~self.hanging()
+
+    def mate_in_one(self) -> np.ndarray:
+        """White to move mates at once."""
+        mates = np.zeros(SIZE, bool)
+        for legal, to in self.white_moves():
+            mates |= legal & self.mate[to]
+        return mates
 
     def moved(self, piece: str, to: np.ndarray) -> np.ndarray:
         """The index of each position with ``piece`` moved to ``to``."""
@@ -154,32 +164,45 @@ class Positions:
 
 
 class Concepts:
-    """The concepts the measures weigh, as arrays over every index."""
+    """The concepts the measures weigh, as arrays over every index, each
+    worked out the first time it is asked for (``concepts["room"]``)."""
 
     def __init__(self, p: Positions):
         wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
         dark = (board.FILE[b] + board.RANK[b]) % 2 == 0
         self.dark = dark
-        room = self._room(p)
         king = np.maximum(abs(board.FILE[:, None] - board.FILE), abs(board.RANK[:, None] - board.RANK))
         steps = abs(board.FILE[:, None] - board.FILE) + abs(board.RANK[:, None] - board.RANK)
         edge = np.minimum(np.minimum(board.FILE, 7 - board.FILE), np.minimum(board.RANK, 7 - board.RANK))
         corner_steps = {d: steps[:, list(CORNERS[d])].min(1) for d in (True, False)}
-        self.values = {
-            "hanging": p.hanging().astype(np.int32),
-            "room": _popcount(room).astype(np.int32),
-            "room_weight": self._room_weight(room, corner_steps),
-            "area": self._area(room, steps),
-            "our_king_from_room": self._distance_to(wk, room),
-            "corner_steps": np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
-            "wrong_corner_steps": np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
-            "kings_distance": king[wk, bk],
-            "kings_steps": steps[wk, bk],
-            "knight_distance": king[n, bk],
-            "bishop_distance": king[b, bk],
-            "king_edge_distance": edge[bk],
-            "our_king_edge_distance": edge[wk],
+        room = functools.cache(lambda: self._room(p))
+        secure = functools.cache(lambda: self._secure_room(p))
+        self._known: dict[str, np.ndarray] = {}
+        self._work = {
+            "hanging": lambda: p.hanging().astype(np.int32),
+            "room": lambda: _popcount(room()).astype(np.int32),
+            "room_weight": lambda: self._room_weight(room(), corner_steps),
+            "area": lambda: self._area(room(), steps),
+            "secure_room": lambda: _popcount(secure()).astype(np.int32),
+            "secure_room_weight": lambda: self._room_weight(secure(), corner_steps),
+            "secure_area": lambda: self._area(secure(), steps),
+            "our_king_from_room": lambda: self._distance_to(wk, room()),
+            "our_king_far": lambda: np.maximum(self["our_king_from_room"] - 2, 0),
+            "cage": lambda: ((self["room"] <= 2) & ~p.mate_in_one()).astype(np.int32),
+            "corner_steps": lambda: np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
+            "wrong_corner_steps": lambda: np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
+            "kings_distance": lambda: king[wk, bk],
+            "kings_steps": lambda: steps[wk, bk],
+            "knight_distance": lambda: king[n, bk],
+            "bishop_distance": lambda: king[b, bk],
+            "king_edge_distance": lambda: edge[bk],
+            "our_king_edge_distance": lambda: edge[wk],
         }
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self._known:
+            self._known[name] = self._work[name]()
+        return self._known[name]
 
     @staticmethod
     def _dilate(mask: np.ndarray) -> np.ndarray:
@@ -190,8 +213,37 @@ class Concepts:
         """concepts:room_mask/2: the squares the black king reaches through
         squares White does not attack, its own included."""
         wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
-        attacked = _bitboards(board.ATTACKS["K"])[wk] | _bitboards(board.ATTACKS["N"])[n]
-        blockers = board.bit(wk) | board.bit(n)
+        attacked = (_bitboards(board.ATTACKS["K"])[wk] | _bitboards(board.ATTACKS["N"])[n]
+                    | self._bishop_attacks(b, board.bit(wk) | board.bit(n)))
+        return self._reach(bk, attacked)
+
+    def _secure_room(self, p: Positions) -> np.ndarray:
+        """concepts:secure_room_mask/2: the room the black king keeps even
+        if it chases a piece our king does not defend.  A bishop or knight
+        next to a square the king reaches, and not next to our king, stops
+        closing the room, until every piece left is out of reach or
+        defended; our pieces' own squares stay closed."""
+        wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
+        guarded = _bitboards(board.ATTACKS["K"])[wk]
+        closed = guarded | board.bit(wk) | board.bit(b) | board.bit(n)
+        bishop = self._bishop_attacks(b, board.bit(wk) | board.bit(n))
+        knight = _bitboards(board.ATTACKS["N"])[n]
+        kept_b, kept_n = np.ones(SIZE, bool), np.ones(SIZE, bool)
+        while True:
+            room = self._reach(bk, closed | np.where(kept_b, bishop, U(0))
+                               | np.where(kept_n, knight, U(0)))
+            reach = self._dilate(room)
+            chased_b = kept_b & ((reach & board.bit(b)) != 0) & ((guarded & board.bit(b)) == 0)
+            chased_n = kept_n & ((reach & board.bit(n)) != 0) & ((guarded & board.bit(n)) == 0)
+            if not (chased_b | chased_n).any():
+                return room
+            kept_b &= ~chased_b
+            kept_n &= ~chased_n
+
+    @staticmethod
+    def _bishop_attacks(b: np.ndarray, blockers: np.ndarray) -> np.ndarray:
+        """The squares the bishop attacks, each ray ending at its first blocker."""
+        attacked = np.zeros(SIZE, U)
         for ray in board.DIAGONAL:
             at, open_ = b, np.ones(SIZE, bool)
             for _ in range(7):
@@ -201,9 +253,13 @@ class Concepts:
                 attacked |= np.where(open_, board.bit(to), U(0))
                 open_ &= (blockers & board.bit(to)) == 0
                 at = to
+        return attacked
+
+    def _reach(self, bk: np.ndarray, closed: np.ndarray) -> np.ndarray:
+        """The squares the black king reaches from its own through squares not closed."""
         room = board.bit(bk)
         while True:
-            grown = (self._dilate(room) & ~attacked) | board.bit(bk)
+            grown = (self._dilate(room) & ~closed) | board.bit(bk)
             if np.array_equal(grown, room):
                 return room
             room = grown
@@ -259,7 +315,12 @@ def _mask(squares: np.ndarray) -> np.uint64:
 #: king_square_terms weighs the black king's own square; room_terms was
 #: hill-climbed on the positions with no tree of two moves; triangle_first
 #: puts a hanging piece, then our king far from the room, then the
-#: triangle (area) before room_terms.
+#: triangle (area) before room_terms; cage_then_triangle also puts a
+#: cage (a room of one or two squares and no mate in one: White must let
+#: the black king out before it can mate) beside our king far;
+#: secure_room_first weighs, instead of the room's triangle, the secure
+#: room's (the room harassment cannot open), and the secure room's size
+#: and weight beside the room's.
 MEASURES = {
     "king_square_terms": {"room": 4, "corner_steps": 10, "kings_steps": 2,
                           "knight_distance": 1, "bishop_distance": 1},
@@ -269,12 +330,17 @@ MEASURES = {
 }
 MEASURES["triangle_first"] = {**MEASURES["room_terms"], "hanging": 100000,
                               "our_king_far": 10000, "area": 1010}
+MEASURES["cage_then_triangle"] = {**MEASURES["triangle_first"], "cage": 10000}
+MEASURES["secure_room_first"] = {
+    **{name: w for name, w in MEASURES["cage_then_triangle"].items() if name != "area"},
+    "secure_area": 1010, "secure_room": 10, "secure_room_weight": 3}
 
 
 def measure_values(concepts: Concepts, weights: dict[str, int]) -> np.ndarray:
-    """The weighted sum; ``our_king_far`` is our king's steps to the room beyond two."""
-    values = dict(concepts.values, our_king_far=np.maximum(concepts.values["our_king_from_room"] - 2, 0))
-    return sum(w * values[name].astype(np.float32) for name, w in weights.items())
+    """The weighted sum of the concepts (``our_king_far`` is our king's
+    steps to the room beyond two; a cage is a room of one or two squares
+    where White has no mate in one)."""
+    return sum(w * concepts[name].astype(np.float32) for name, w in weights.items())
 
 
 def regions(concepts: Concepts, positions: np.ndarray) -> dict[str, int]:
@@ -282,7 +348,7 @@ def regions(concepts: Concepts, positions: np.ndarray) -> dict[str, int]:
     a corner where White cannot mate and within a line of the edge (where
     the W manoeuvre starts), within three steps of a mating corner, or
     elsewhere."""
-    v = concepts.values
+    v = concepts
     wrong = positions & (v["wrong_corner_steps"] <= 3) & (v["king_edge_distance"] <= 1)
     mating = positions & ~wrong & (v["corner_steps"] <= 3)
     return {"by_a_wrong_corner": int(wrong.sum()), "by_a_mating_corner": int(mating.sum()),
@@ -305,9 +371,28 @@ def fen(index: int) -> str:
     return b.fen()
 
 
+def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most: int,
+              say) -> dict:
+    """How many won positions need trees of 1..most moves under measure
+    ``name``, how many have none, where, how many of those are cages,
+    and five of them."""
+    measure = measure_values(concepts, MEASURES[name])
+    depth = p.forcing_depths(measure, most, lambda k, n: say(f"{name}, depth {k}: {n:,} positions"))
+    counts = np.bincount(depth[won], minlength=most + 1)
+    missing = np.nonzero(won & (depth == 0))[0]
+    return {"weights": MEASURES[name],
+            "by_depth": {str(k): int(counts[k]) for k in range(1, most + 1)},
+            "no_tree": int(counts[0]),
+            "no_tree_by_region": regions(concepts, won & (depth == 0)),
+            "no_tree_in_a_cage": int((won & (depth == 0) & (concepts["cage"] == 1)).sum()),
+            "no_tree_examples": [fen(i) for i in np.random.default_rng(0).choice(
+                missing, min(5, len(missing)), replace=False)]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--measure", choices=sorted(MEASURES), default="triangle_first")
+    parser.add_argument("--measure", choices=sorted(MEASURES), action="append",
+                        help="a measure to look at (again for more; secure_room_first if none)")
     parser.add_argument("--depth", type=int, default=6, help="the deepest tree looked for")
     parser.add_argument("--moves-to-mate", action="store_true",
                         help="first count moves to mate and check them against the tablebase")
@@ -315,12 +400,12 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.depth <= 60:
         parser.error(f"--depth {args.depth}: a tree of 1 to 60 moves")
+    names = list(dict.fromkeys(args.measure or ["secure_room_first"]))
     say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     start = time.perf_counter()
     p = Positions()
     won = won_positions(p)
-    out = {"measure": args.measure, "weights": MEASURES[args.measure], "depth": args.depth,
-           "won": int(won.sum())}
+    out = {"depth": args.depth, "won": int(won.sum())}
     if args.moves_to_mate:
         mate = p.forcing_depths(np.ones(SIZE, np.float32), 40,
                                 lambda k, n: say(f"moves to mate {k}: {n}"))
@@ -329,27 +414,26 @@ def main() -> None:
         out["moves_to_mate_agree"] = ours == theirs and int((won & (mate == 0)).sum()) == 0
         say("moves to mate agree with the tablebase:", out["moves_to_mate_agree"])
     concepts = Concepts(p)
-    measure = measure_values(concepts, MEASURES[args.measure])
-    depth = p.forcing_depths(measure, args.depth, lambda k, n: say(f"depth {k}: {n:,} positions"))
-    counts = np.bincount(depth[won], minlength=args.depth + 1)
-    out["by_depth"] = {str(k): int(counts[k]) for k in range(1, args.depth + 1)}
-    out["no_tree"] = int(counts[0])
-    out["no_tree_by_region"] = regions(concepts, won & (depth == 0))
-    missing = np.nonzero(won & (depth == 0))[0]
-    out["no_tree_examples"] = [fen(i) for i in np.random.default_rng(0).choice(missing, min(5, len(missing)), replace=False)]
+    out["measures"] = {name: depths_of(p, concepts, won, name, args.depth, say) for name in names}
     out["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(out, indent=2))
         return
-    print(f"{args.measure}: {out['won']:,} won positions with White to move")
-    total = 0
-    for k in range(1, args.depth + 1):
-        total += counts[k]
-        print(f"  a tree of {k} move{'s' if k > 1 else ''}: {counts[k]:>10,}   within {k}: {100 * total / out['won']:.3f}%")
-    where = out["no_tree_by_region"]
-    print(f"  no tree within {args.depth}: {out['no_tree']:,} (the black king by a wrong corner "
-          f"{where['by_a_wrong_corner']:,}, by a mating corner {where['by_a_mating_corner']:,}, "
-          f"elsewhere {where['elsewhere']:,}), e.g. " + "; ".join(out["no_tree_examples"][:3]))
+    for name, result in out["measures"].items():
+        print(f"{name}: {out['won']:,} won positions with White to move")
+        counts, total = result["by_depth"], 0
+        for k in range(1, args.depth + 1):
+            total += counts[str(k)]
+            within = 100 * total / out["won"]
+            within = within if total == out["won"] else min(within, 99.999)   # not 100% while any is left
+            print(f"  a tree of {k} move{'s' if k > 1 else ''}: {counts[str(k)]:>10,}   "
+                  f"within {k}: {within:.3f}%")
+        where = result["no_tree_by_region"]
+        print(f"  no tree within {args.depth}: {result['no_tree']:,} (the black king by a wrong "
+              f"corner {where['by_a_wrong_corner']:,}, by a mating corner "
+              f"{where['by_a_mating_corner']:,}, elsewhere {where['elsewhere']:,}; in a cage "
+              f"{result['no_tree_in_a_cage']:,}), e.g. "
+              + "; ".join(result["no_tree_examples"][:3]))
     print(f"{out['seconds']} s")
 
 
