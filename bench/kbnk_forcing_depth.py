@@ -175,8 +175,9 @@ class Concepts:
         steps = abs(board.FILE[:, None] - board.FILE) + abs(board.RANK[:, None] - board.RANK)
         edge = np.minimum(np.minimum(board.FILE, 7 - board.FILE), np.minimum(board.RANK, 7 - board.RANK))
         corner_steps = {d: steps[:, list(CORNERS[d])].min(1) for d in (True, False)}
-        room = functools.cache(lambda: self._room(p))
-        secure = functools.cache(lambda: self._secure_room(p))
+        bishop = functools.cache(lambda: self._bishop_attacks(p))
+        room = functools.cache(lambda: self._room(p, bishop()))
+        secure = functools.cache(lambda: self._secure_room(p, bishop()))
         self._known: dict[str, np.ndarray] = {}
         self._work = {
             "hanging": lambda: p.hanging().astype(np.int32),
@@ -209,15 +210,15 @@ class Concepts:
         sideways = mask | ((mask << U(1)) & NOT_FILE_A) | ((mask >> U(1)) & NOT_FILE_H)
         return sideways | (sideways << U(8)) | (sideways >> U(8))
 
-    def _room(self, p: Positions) -> np.ndarray:
+    def _room(self, p: Positions, bishop: np.ndarray) -> np.ndarray:
         """concepts:room_mask/2: the squares the black king reaches through
-        squares White does not attack, its own included."""
-        wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
-        attacked = (_bitboards(board.ATTACKS["K"])[wk] | _bitboards(board.ATTACKS["N"])[n]
-                    | self._bishop_attacks(b, board.bit(wk) | board.bit(n)))
+        squares White does not attack, its own included (``bishop``: the
+        bishop's attacks)."""
+        wk, bk, n = (p.sq[x] for x in ("wk", "bk", "n"))
+        attacked = _bitboards(board.ATTACKS["K"])[wk] | _bitboards(board.ATTACKS["N"])[n] | bishop
         return self._reach(bk, attacked)
 
-    def _secure_room(self, p: Positions) -> np.ndarray:
+    def _secure_room(self, p: Positions, bishop: np.ndarray) -> np.ndarray:
         """concepts:secure_room_mask/2: the room the black king keeps even
         if it chases a piece our king does not defend.  A bishop or knight
         next to a square the king reaches, and not next to our king, stops
@@ -226,7 +227,6 @@ class Concepts:
         wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
         guarded = _bitboards(board.ATTACKS["K"])[wk]
         closed = guarded | board.bit(wk) | board.bit(b) | board.bit(n)
-        bishop = self._bishop_attacks(b, board.bit(wk) | board.bit(n))
         knight = _bitboards(board.ATTACKS["N"])[n]
         kept_b, kept_n = np.ones(SIZE, bool), np.ones(SIZE, bool)
         while True:
@@ -241,11 +241,15 @@ class Concepts:
             kept_n &= ~chased_n
 
     @staticmethod
-    def _bishop_attacks(b: np.ndarray, blockers: np.ndarray) -> np.ndarray:
-        """The squares the bishop attacks, each ray ending at its first blocker."""
-        attacked = np.zeros(SIZE, U)
+    def _bishop_attacks(p: Positions) -> np.ndarray:
+        """The squares the bishop attacks, its rays stopped by our king and
+        knight: worked out for each of the 64**3 placements of those three
+        pieces, then looked up for every position."""
+        wk, b, n = (a.ravel().astype(np.int8) for a in np.indices((64, 64, 64)))
+        blockers = board.bit(wk) | board.bit(n)
+        attacked = np.zeros(b.size, U)
         for ray in board.DIAGONAL:
-            at, open_ = b, np.ones(SIZE, bool)
+            at, open_ = b, np.ones(b.size, bool)
             for _ in range(7):
                 to = board.NEXT[ray][at]
                 open_ &= to >= 0
@@ -253,24 +257,26 @@ class Concepts:
                 attacked |= np.where(open_, board.bit(to), U(0))
                 open_ &= (blockers & board.bit(to)) == 0
                 at = to
-        return attacked
+        return attacked.reshape(64, 64, 64)[p.sq["wk"], p.sq["b"], p.sq["n"]]
 
     def _reach(self, bk: np.ndarray, closed: np.ndarray) -> np.ndarray:
-        """The squares the black king reaches from its own through squares not closed."""
+        """The squares the black king reaches from its own through squares
+        not closed (each step grows only the rooms that grew at the last)."""
         room = board.bit(bk)
-        while True:
-            grown = (self._dilate(room) & ~closed) | board.bit(bk)
-            if np.array_equal(grown, room):
-                return room
-            room = grown
+        growing, reached, open_ = np.arange(SIZE), room, ~closed
+        while growing.size:
+            grown = (self._dilate(reached) & open_) | reached
+            more = grown != reached
+            growing, reached, open_ = growing[more], grown[more], open_[more]
+            room[growing] = reached
+        return room
 
     def _room_weight(self, room, corner_steps) -> np.ndarray:
         """The sum over the room of each square's steps to the nearest corner of the bishop's colour."""
         total = np.zeros(SIZE, np.int32)
-        for d in (True, False):
-            for s in range(1, 15):
-                mask = _mask(corner_steps[d] >= s)
-                total += np.where(self.dark == d, _popcount(room & mask), 0).astype(np.int32)
+        for s in range(1, 15):
+            mask = np.where(self.dark, _mask(corner_steps[True] >= s), _mask(corner_steps[False] >= s))
+            total += _popcount(room & mask).astype(np.int32)
         return total
 
     def _area(self, room, steps) -> np.ndarray:
