@@ -23,8 +23,9 @@ driving by that measure has no advice there, and a proof fails there.
 The measures weigh concepts as kb/chess/concepts.pl defines them (the
 room, the secure room, corner steps, distances) and a few more (the
 triangle at a mating corner the room lies in, a cage: a room of one or
-two squares where White has no mate in one), written here in numpy; no
-table reads this script.  Our
+two squares where White has no mate in one, a jam: the knight in the
+way of the net in a mating corner), written here in numpy; no table
+reads this script.  Our
 tablebase picks the won positions; with --moves-to-mate the script
 first counts moves to mate itself (the same minimax with a constant
 measure, 40 depths where the longest mate takes 33, about seven
@@ -190,6 +191,7 @@ class Concepts:
             "our_king_from_room": lambda: self._distance_to(wk, room()),
             "our_king_far": lambda: np.maximum(self["our_king_from_room"] - 2, 0),
             "cage": lambda: ((self["room"] <= 2) & ~p.mate_in_one()).astype(np.int32),
+            "jam": lambda: self._jam(p),
             "corner_steps": lambda: np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
             "wrong_corner_steps": lambda: np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
             "kings_distance": lambda: king[wk, bk],
@@ -204,6 +206,20 @@ class Concepts:
         if name not in self._known:
             self._known[name] = self._work[name]()
         return self._known[name]
+
+    def _jam(self, p: Positions) -> np.ndarray:
+        """The knight stands on the square diagonally next to a corner of
+        the bishop's colour, and the black king within two steps of that
+        corner: the knight is in the net's way, and White must let the
+        king run to the next corner and drive it back."""
+        jammed = np.zeros(SIZE, bool)
+        for dark, corners in CORNERS.items():
+            for corner in corners:
+                file, rank = corner % 8, corner // 8
+                inner = corner + (1 if file == 0 else -1) + 8 * (1 if rank == 0 else -1)
+                near = np.maximum(abs(board.FILE - file), abs(board.RANK - rank)) <= 2
+                jammed |= (self.dark == dark) & (p.sq["n"] == inner) & near[p.sq["bk"]]
+        return jammed.astype(np.int32)
 
     @staticmethod
     def _dilate(mask: np.ndarray) -> np.ndarray:
@@ -326,7 +342,9 @@ def _mask(squares: np.ndarray) -> np.uint64:
 #: the black king out before it can mate) beside our king far;
 #: secure_room_first weighs, instead of the room's triangle, the secure
 #: room's (the room harassment cannot open), and the secure room's size
-#: and weight beside the room's.
+#: and weight beside the room's; secure_room_with_jam puts a jam (the
+#: knight on the square diagonally next to a mating corner the black king
+#: stands within two steps of) beside the cage.
 MEASURES = {
     "king_square_terms": {"room": 4, "corner_steps": 10, "kings_steps": 2,
                           "knight_distance": 1, "bishop_distance": 1},
@@ -340,6 +358,7 @@ MEASURES["cage_then_triangle"] = {**MEASURES["triangle_first"], "cage": 10000}
 MEASURES["secure_room_first"] = {
     **{name: w for name, w in MEASURES["cage_then_triangle"].items() if name != "area"},
     "secure_area": 1010, "secure_room": 10, "secure_room_weight": 3}
+MEASURES["secure_room_with_jam"] = {**MEASURES["secure_room_first"], "jam": 10000}
 
 
 def measure_values(concepts: Concepts, weights: dict[str, int]) -> np.ndarray:
@@ -398,7 +417,7 @@ def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--measure", choices=sorted(MEASURES), action="append",
-                        help="a measure to look at (again for more; secure_room_first if none)")
+                        help="a measure to look at (again for more; secure_room_with_jam if none)")
     parser.add_argument("--depth", type=int, default=6, help="the deepest tree looked for")
     parser.add_argument("--moves-to-mate", action="store_true",
                         help="first count moves to mate and check them against the tablebase")
@@ -406,7 +425,7 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.depth <= 60:
         parser.error(f"--depth {args.depth}: a tree of 1 to 60 moves")
-    names = list(dict.fromkeys(args.measure or ["secure_room_first"]))
+    names = list(dict.fromkeys(args.measure or ["secure_room_with_jam"]))
     say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     start = time.perf_counter()
     p = Positions()
@@ -438,8 +457,9 @@ def main() -> None:
         print(f"  no tree within {args.depth}: {result['no_tree']:,} (the black king by a wrong "
               f"corner {where['by_a_wrong_corner']:,}, by a mating corner "
               f"{where['by_a_mating_corner']:,}, elsewhere {where['elsewhere']:,}; in a cage "
-              f"{result['no_tree_in_a_cage']:,}), e.g. "
-              + "; ".join(result["no_tree_examples"][:3]))
+              f"{result['no_tree_in_a_cage']:,})"
+              + "".join(f"{', e.g. ' if i == 0 else '; '}{f}"
+                        for i, f in enumerate(result["no_tree_examples"][:3])))
     print(f"{out['seconds']} s")
 
 

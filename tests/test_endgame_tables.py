@@ -198,19 +198,19 @@ def test_a_cornering_measure_fitted_to_the_moves_to_mate():
 def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     # bench/kbnk_forcing_depth.py with trees of at most two moves: of
     # all the won KBNK positions, those where White can force the
-    # default measure (secure_room_first) lower in one move, in two, and
-    # those where it cannot (and where their black king stands)
+    # default measure (secure_room_with_jam) lower in one move, in two,
+    # and those where it cannot (and where their black king stands)
     run = subprocess.run([sys.executable, "bench/kbnk_forcing_depth.py", "--depth", "2", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
-    assert (list(out["measures"]), out["won"]) == (["secure_room_first"], 10_822_184)
-    found = out["measures"]["secure_room_first"]
-    assert (found["by_depth"], found["no_tree"]) == ({"1": 10_450_380, "2": 354_136}, 17_668)
-    assert found["no_tree_by_region"] == {"by_a_wrong_corner": 4_736, "by_a_mating_corner": 4_376,
-                                          "elsewhere": 8_556}
+    assert (list(out["measures"]), out["won"]) == (["secure_room_with_jam"], 10_822_184)
+    found = out["measures"]["secure_room_with_jam"]
+    assert (found["by_depth"], found["no_tree"]) == ({"1": 10_445_508, "2": 358_920}, 17_756)
+    assert found["no_tree_by_region"] == {"by_a_wrong_corner": 4_736, "by_a_mating_corner": 4_264,
+                                          "elsewhere": 8_756}
     assert found["no_tree_in_a_cage"] == 808
-    assert found["no_tree_examples"][0] == "8/6k1/2K5/B7/8/8/8/2N5 w - - 0 1"
+    assert found["no_tree_examples"][0] == "1k6/8/2KN4/8/8/3B4/8/8 w - - 0 1"
     assert len(found["no_tree_examples"]) == 5
 
 
