@@ -191,7 +191,7 @@ class Concepts:
             "our_king_from_room": lambda: self._distance_to(wk, room()),
             "our_king_far": lambda: np.maximum(self["our_king_from_room"] - 2, 0),
             "cage": lambda: ((self["room"] <= 2) & ~p.mate_in_one()).astype(np.int32),
-            "jam": lambda: self._jam(p),
+            "jam": lambda: self._jam(p, king),
             "corner_steps": lambda: np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
             "wrong_corner_steps": lambda: np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
             "kings_distance": lambda: king[wk, bk],
@@ -207,7 +207,7 @@ class Concepts:
             self._known[name] = self._work[name]()
         return self._known[name]
 
-    def _jam(self, p: Positions) -> np.ndarray:
+    def _jam(self, p: Positions, king: np.ndarray) -> np.ndarray:
         """The knight stands on the square diagonally next to a corner of
         the bishop's colour, and the black king within two steps of that
         corner: the knight is in the net's way, and White must let the
@@ -217,8 +217,7 @@ class Concepts:
             for corner in corners:
                 file, rank = corner % 8, corner // 8
                 inner = corner + (1 if file == 0 else -1) + 8 * (1 if rank == 0 else -1)
-                near = np.maximum(abs(board.FILE - file), abs(board.RANK - rank)) <= 2
-                jammed |= (self.dark == dark) & (p.sq["n"] == inner) & near[p.sq["bk"]]
+                jammed |= (self.dark == dark) & (p.sq["n"] == inner) & (king[corner, p.sq["bk"]] <= 2)
         return jammed.astype(np.int32)
 
     @staticmethod
@@ -258,21 +257,15 @@ class Concepts:
 
     @staticmethod
     def _bishop_attacks(p: Positions) -> np.ndarray:
-        """The squares the bishop attacks, its rays stopped by our king and
-        knight: worked out for each of the 64**3 placements of those three
-        pieces, then looked up for every position."""
-        wk, b, n = (a.ravel().astype(np.int8) for a in np.indices((64, 64, 64)))
+        """The squares the bishop attacks (board.attacks), its rays stopped
+        by our king and knight: worked out for each of the 64**3 placements
+        of those three pieces, then looked up for every position."""
+        wk, b, n = (a.ravel() for a in np.indices((64, 64, 64)))
         blockers = board.bit(wk) | board.bit(n)
         attacked = np.zeros(b.size, U)
-        for ray in board.DIAGONAL:
-            at, open_ = b, np.ones(b.size, bool)
-            for _ in range(7):
-                to = board.NEXT[ray][at]
-                open_ &= to >= 0
-                to = np.where(open_, to, 0)
-                attacked |= np.where(open_, board.bit(to), U(0))
-                open_ &= (blockers & board.bit(to)) == 0
-                at = to
+        for target in range(64):
+            hit = board.attacks("B", "w", b, np.full(b.size, target), blockers)
+            attacked |= np.where(hit, U(1 << target), U(0))
         return attacked.reshape(64, 64, 64)[p.sq["wk"], p.sq["b"], p.sq["n"]]
 
     def _reach(self, bk: np.ndarray, closed: np.ndarray) -> np.ndarray:
@@ -373,9 +366,8 @@ def regions(concepts: Concepts, positions: np.ndarray) -> dict[str, int]:
     a corner where White cannot mate and within a line of the edge (where
     the W manoeuvre starts), within three steps of a mating corner, or
     elsewhere."""
-    v = concepts
-    wrong = positions & (v["wrong_corner_steps"] <= 3) & (v["king_edge_distance"] <= 1)
-    mating = positions & ~wrong & (v["corner_steps"] <= 3)
+    wrong = positions & (concepts["wrong_corner_steps"] <= 3) & (concepts["king_edge_distance"] <= 1)
+    mating = positions & ~wrong & (concepts["corner_steps"] <= 3)
     return {"by_a_wrong_corner": int(wrong.sum()), "by_a_mating_corner": int(mating.sum()),
             "elsewhere": int((positions & ~wrong & ~mating).sum())}
 
