@@ -1,7 +1,7 @@
 """How deep must a KBNK table's forcing trees go?  Exactly, over every position.
 
     python bench/kbnk_forcing_depth.py [--measure NAME ...] [--depth 6]
-                                       [--moves-to-mate] [--json]
+                                       [--agree N] [--moves-to-mate] [--json]
 
 A table that drives by a measure (advice `closer_in_1`, `closer_in_2`,
 ... as in kb/chess/kbbk.adv) has advice at a position only where White
@@ -20,12 +20,17 @@ takes about ten seconds.  It prints, over the won positions, how many
 need 1, 2, ... moves and how many have no tree within --depth: a table
 driving by that measure has no advice there, and a proof fails there.
 
-The measures weigh concepts as kb/chess/concepts.pl defines them (the
-room, the secure room, corner steps, distances) and a few more (the
-triangle at a mating corner the room lies in, a cage: a room of one or
-two squares where White has no mate in one, a jam: the knight in the
-way of the net in a mating corner), written here in numpy; no table
-reads this script.  Our
+The measures weigh the terms of kb/chess/cornering.pl, written here in
+numpy under the same names (the room, the secure room, their weights
+and the triangle at a mating corner each lies in, corner steps,
+distances, a cage: a room of one or two squares where White has no
+mate in one, a jam: the knight in the way of the net in a mating
+corner), and two the library does not have (room_step_weight and
+secure_room_step_weight, the rooms' steps along files and ranks to the
+corner).  The default measure, `shipped`, is the one the KBNK domain
+ships: kb/chess/kbnk.pl's kbnk_weights/1, read from Prolog; --agree N
+checks that its numpy values are kbnk:mating_distance/2's at 2N
+positions.  No table reads this script.  Our
 tablebase picks the won positions; with --moves-to-mate the script
 first counts moves to mate itself (the same minimax with a constant
 measure, 40 depths where the longest mate takes 33, about seven
@@ -46,6 +51,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.endgames import figures                            # noqa: E402
+from engine.prolog import integer, session                     # noqa: E402
 from engine.tablebases import Store, parse_signature, board    # noqa: E402
 from engine.tablebases.layout import DRAW                       # noqa: E402
 
@@ -176,23 +182,26 @@ class Concepts:
         steps = abs(board.FILE[:, None] - board.FILE) + abs(board.RANK[:, None] - board.RANK)
         edge = np.minimum(np.minimum(board.FILE, 7 - board.FILE), np.minimum(board.RANK, 7 - board.RANK))
         corner_steps = {d: steps[:, list(CORNERS[d])].min(1) for d in (True, False)}
+        corner_distance = {d: king[:, list(CORNERS[d])].min(1) for d in (True, False)}
         bishop = functools.cache(lambda: self._bishop_attacks(p))
         room = functools.cache(lambda: self._room(p, bishop()))
         secure = functools.cache(lambda: self._secure_room(p, bishop()))
         self._known: dict[str, np.ndarray] = {}
         self._work = {
-            "hanging": lambda: p.hanging().astype(np.int32),
+            "piece_hanging": lambda: p.hanging().astype(np.int32),
             "room": lambda: _popcount(room()).astype(np.int32),
-            "room_weight": lambda: self._room_weight(room(), corner_steps),
-            "area": lambda: self._area(room(), steps),
+            "room_weight": lambda: self._room_weight(room(), corner_distance, 1),
+            "room_step_weight": lambda: self._room_weight(room(), corner_steps, 0),
+            "room_area": lambda: self._area(room(), steps),
             "secure_room": lambda: _popcount(secure()).astype(np.int32),
-            "secure_room_weight": lambda: self._room_weight(secure(), corner_steps),
-            "secure_area": lambda: self._area(secure(), steps),
+            "secure_room_weight": lambda: self._room_weight(secure(), corner_distance, 1),
+            "secure_room_step_weight": lambda: self._room_weight(secure(), corner_steps, 0),
+            "secure_room_area": lambda: self._area(secure(), steps),
             "our_king_from_room": lambda: self._distance_to(wk, room()),
             "our_king_far": lambda: np.maximum(self["our_king_from_room"] - 2, 0),
             "cage": lambda: ((self["room"] <= 2) & ~p.mate_in_one()).astype(np.int32),
             "jam": lambda: self._jam(p, king),
-            "corner_steps": lambda: np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
+            "king_corner_steps": lambda: np.where(dark, corner_steps[True][bk], corner_steps[False][bk]),
             "wrong_corner_steps": lambda: np.where(dark, corner_steps[False][bk], corner_steps[True][bk]),
             "kings_distance": lambda: king[wk, bk],
             "kings_steps": lambda: steps[wk, bk],
@@ -280,11 +289,14 @@ class Concepts:
             room[growing] = reached
         return room
 
-    def _room_weight(self, room, corner_steps) -> np.ndarray:
-        """The sum over the room of each square's steps to the nearest corner of the bishop's colour."""
-        total = np.zeros(SIZE, np.int32)
+    def _room_weight(self, room, distance, plus: int) -> np.ndarray:
+        """The sum over the room of each square's ``distance`` (steps or
+        king steps, by the bishop's colour) to the nearest corner of the
+        bishop's colour, plus ``plus`` (concepts:corner_weight/3 counts
+        one plus the king steps)."""
+        total = plus * _popcount(room).astype(np.int32)
         for s in range(1, 15):
-            mask = np.where(self.dark, _mask(corner_steps[True] >= s), _mask(corner_steps[False] >= s))
+            mask = np.where(self.dark, _mask(distance[True] >= s), _mask(distance[False] >= s))
             total += _popcount(room & mask).astype(np.int32)
         return total
 
@@ -330,28 +342,71 @@ def _mask(squares: np.ndarray) -> np.uint64:
 #: king_square_terms weighs the black king's own square; room_terms was
 #: hill-climbed on the positions with no tree of two moves; triangle_first
 #: puts a hanging piece, then our king far from the room, then the
-#: triangle (area) before room_terms; cage_then_triangle also puts a
+#: triangle (room_area) before room_terms; cage_then_triangle also puts a
 #: cage (a room of one or two squares and no mate in one: White must let
 #: the black king out before it can mate) beside our king far;
 #: secure_room_first weighs, instead of the room's triangle, the secure
 #: room's (the room harassment cannot open), and the secure room's size
 #: and weight beside the room's; secure_room_with_jam puts a jam (the
 #: knight on the square diagonally next to a mating corner the black king
-#: stands within two steps of) beside the cage.
+#: stands within two steps of) beside the cage.  The measure `shipped`
+#: (kb/chess/kbnk.pl) is secure_room_with_jam with the library's room
+#: weights (one plus the king steps to the corner: concepts:corner_weight/3)
+#: instead of the steps along files and ranks, each room at 7 a square.
 MEASURES = {
-    "king_square_terms": {"room": 4, "corner_steps": 10, "kings_steps": 2,
+    "king_square_terms": {"room": 4, "king_corner_steps": 10, "kings_steps": 2,
                           "knight_distance": 1, "bishop_distance": 1},
-    "room_terms": {"room": 10, "room_weight": 3, "area": 10, "kings_distance": 5,
-                   "kings_steps": 2, "knight_distance": 1, "corner_steps": 1,
+    "room_terms": {"room": 10, "room_step_weight": 3, "room_area": 10, "kings_distance": 5,
+                   "kings_steps": 2, "knight_distance": 1, "king_corner_steps": 1,
                    "king_edge_distance": 3, "our_king_edge_distance": -2},
 }
-MEASURES["triangle_first"] = {**MEASURES["room_terms"], "hanging": 100000,
-                              "our_king_far": 10000, "area": 1010}
+MEASURES["triangle_first"] = {**MEASURES["room_terms"], "piece_hanging": 100000,
+                              "our_king_far": 10000, "room_area": 1010}
 MEASURES["cage_then_triangle"] = {**MEASURES["triangle_first"], "cage": 10000}
 MEASURES["secure_room_first"] = {
-    **{name: w for name, w in MEASURES["cage_then_triangle"].items() if name != "area"},
-    "secure_area": 1010, "secure_room": 10, "secure_room_weight": 3}
+    **{name: w for name, w in MEASURES["cage_then_triangle"].items() if name != "room_area"},
+    "secure_room_area": 1010, "secure_room": 10, "secure_room_step_weight": 3}
 MEASURES["secure_room_with_jam"] = {**MEASURES["secure_room_first"], "jam": 10000}
+
+
+def shipped_weights() -> dict[str, int]:
+    """The measure the KBNK domain ships: kb/chess/kbnk.pl's
+    kbnk_weights/1, read from Prolog, its terms named as
+    chess/cornering.pl names them (and as Concepts does)."""
+    session().use_module("chess/kbnk.pl")
+    text = session().ask(
+        "kbnk:kbnk_weights(Weights), "
+        "findall(T, ( member(Name-W, Weights), format(atom(T), '~w=~w', [Name, W]) ), Ts), "
+        "atomic_list_concat(Ts, ' ', Out)", what="reading kbnk_weights/1")
+    return {name: int(w) for name, w in (pair.split("=") for pair in text.split())}
+
+
+def weights_of(name: str) -> dict[str, int]:
+    """The weights of measure ``name``: one of MEASURES, or ``shipped``."""
+    return shipped_weights() if name == "shipped" else MEASURES[name]
+
+
+def prolog_agreement(p: Positions, concepts: Concepts, measure: np.ndarray, count: int) -> dict:
+    """Whether the numpy measure is the domain's own: kbnk:mating_distance/2
+    worked out in Prolog (one query) at ``count`` positions with White to
+    move drawn at random (seed 0), and as many more where a flag of the
+    measure is raised (a piece en prise, a cage, a jam, our king far)."""
+    rng = np.random.default_rng(0)
+    flagged = p.white_to_move & ((concepts["piece_hanging"] | concepts["cage"] | concepts["jam"]
+                                  | concepts["our_king_far"]) != 0)
+    indexes = np.concatenate([rng.choice(np.nonzero(p.white_to_move)[0], count, replace=False),
+                              rng.choice(np.nonzero(flagged)[0], count, replace=False)])
+    listed = "[" + ", ".join(integer(int(i)) for i in indexes) + "]"
+    text = session().ask(
+        f"findall(D, ( member(I, {listed}), WK is (I >> 18) /\\ 63, BK is (I >> 12) /\\ 63, "
+        "B is (I >> 6) /\\ 63, N is I /\\ 63, "
+        "msort([p(w, k, WK), p(b, k, BK), p(w, b, B), p(w, n, N)], Pieces), "
+        "kbnk:mating_distance(eg(pos(w, Pieces, none), 0), D) ), Ds), "
+        "atomic_list_concat(Ds, ' ', Out)", what="the KBNK measure in Prolog")
+    theirs = np.array([int(v) for v in text.split()])
+    differ = indexes[theirs != measure[indexes].astype(np.int64)]
+    return {"positions": len(indexes), "differ": len(differ),
+            "first_difference": fen(int(differ[0])) if len(differ) else None}
 
 
 def measure_values(concepts: Concepts, weights: dict[str, int]) -> np.ndarray:
@@ -367,7 +422,7 @@ def regions(concepts: Concepts, positions: np.ndarray) -> dict[str, int]:
     the W manoeuvre starts), within three steps of a mating corner, or
     elsewhere."""
     wrong = positions & (concepts["wrong_corner_steps"] <= 3) & (concepts["king_edge_distance"] <= 1)
-    mating = positions & ~wrong & (concepts["corner_steps"] <= 3)
+    mating = positions & ~wrong & (concepts["king_corner_steps"] <= 3)
     return {"by_a_wrong_corner": int(wrong.sum()), "by_a_mating_corner": int(mating.sum()),
             "elsewhere": int((positions & ~wrong & ~mating).sum())}
 
@@ -389,15 +444,18 @@ def fen(index: int) -> str:
 
 
 def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most: int,
-              say) -> dict:
+              say, agree: int = 0) -> dict:
     """How many won positions need trees of 1..most moves under measure
     ``name``, how many have none, where, how many of those are cages,
-    and five of them."""
-    measure = measure_values(concepts, MEASURES[name])
+    and five of them; with ``agree``, whether the measure is Prolog's
+    (prolog_agreement)."""
+    weights = weights_of(name)
+    measure = measure_values(concepts, weights)
+    agreement = {"prolog_agreement": prolog_agreement(p, concepts, measure, agree)} if agree else {}
     depth = p.forcing_depths(measure, most, lambda k, n: say(f"{name}, depth {k}: {n:,} positions"))
     counts = np.bincount(depth[won], minlength=most + 1)
     missing = np.nonzero(won & (depth == 0))[0]
-    return {"weights": MEASURES[name],
+    return {"weights": weights, **agreement,
             "by_depth": {str(k): int(counts[k]) for k in range(1, most + 1)},
             "no_tree": int(counts[0]),
             "no_tree_by_region": regions(concepts, won & (depth == 0)),
@@ -408,8 +466,11 @@ def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--measure", choices=sorted(MEASURES), action="append",
-                        help="a measure to look at (again for more; secure_room_with_jam if none)")
+    parser.add_argument("--measure", choices=sorted(MEASURES) + ["shipped"], action="append",
+                        help="a measure to look at (again for more; if none, shipped: "
+                        "the one kb/chess/kbnk.pl ships)")
+    parser.add_argument("--agree", type=int, default=0, metavar="N",
+                        help="check the shipped measure against Prolog's at 2N positions")
     parser.add_argument("--depth", type=int, default=6, help="the deepest tree looked for")
     parser.add_argument("--moves-to-mate", action="store_true",
                         help="first count moves to mate and check them against the tablebase")
@@ -417,7 +478,7 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.depth <= 60:
         parser.error(f"--depth {args.depth}: a tree of 1 to 60 moves")
-    names = list(dict.fromkeys(args.measure or ["secure_room_with_jam"]))
+    names = list(dict.fromkeys(args.measure or ["shipped"]))
     say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     start = time.perf_counter()
     p = Positions()
@@ -431,13 +492,19 @@ def main() -> None:
         out["moves_to_mate_agree"] = ours == theirs and int((won & (mate == 0)).sum()) == 0
         say("moves to mate agree with the tablebase:", out["moves_to_mate_agree"])
     concepts = Concepts(p)
-    out["measures"] = {name: depths_of(p, concepts, won, name, args.depth, say) for name in names}
+    out["measures"] = {name: depths_of(p, concepts, won, name, args.depth, say,
+                                       args.agree if name == "shipped" else 0) for name in names}
     out["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(out, indent=2))
         return
     for name, result in out["measures"].items():
         print(f"{name}: {out['won']:,} won positions with White to move")
+        if "prolog_agreement" in result:
+            agreement = result["prolog_agreement"]
+            print(f"  kbnk:mating_distance/2 in Prolog differs at {agreement['differ']:,} of "
+                  f"{agreement['positions']:,} positions"
+                  + (f", e.g. {agreement['first_difference']}" if agreement["differ"] else ""))
         counts, total = result["by_depth"], 0
         for k in range(1, args.depth + 1):
             total += counts[str(k)]

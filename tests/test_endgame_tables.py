@@ -198,19 +198,25 @@ def test_a_cornering_measure_fitted_to_the_moves_to_mate():
 def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     # bench/kbnk_forcing_depth.py with trees of at most two moves: of
     # all the won KBNK positions, those where White can force the
-    # default measure (secure_room_with_jam) lower in one move, in two,
-    # and those where it cannot (and where their black king stands)
-    run = subprocess.run([sys.executable, "bench/kbnk_forcing_depth.py", "--depth", "2", "--json"],
+    # shipped measure (kb/chess/kbnk.pl's, read from Prolog) lower in
+    # one move, in two, and those where it cannot (and where their
+    # black king stands); the numpy measure is Prolog's at 2,000
+    # positions (half of them with a piece en prise, a cage, a jam or
+    # our king far)
+    run = subprocess.run([sys.executable, "bench/kbnk_forcing_depth.py", "--depth", "2", "--json",
+                          "--agree", "1000"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
-    assert (list(out["measures"]), out["won"]) == (["secure_room_with_jam"], 10_822_184)
-    found = out["measures"]["secure_room_with_jam"]
-    assert (found["by_depth"], found["no_tree"]) == ({"1": 10_445_508, "2": 358_920}, 17_756)
-    assert found["no_tree_by_region"] == {"by_a_wrong_corner": 4_736, "by_a_mating_corner": 4_264,
-                                          "elsewhere": 8_756}
-    assert found["no_tree_in_a_cage"] == 808
-    assert found["no_tree_examples"][0] == "1k6/8/2KN4/8/8/3B4/8/8 w - - 0 1"
+    assert (list(out["measures"]), out["won"]) == (["shipped"], 10_822_184)
+    found = out["measures"]["shipped"]
+    assert found["weights"]["secure_room_area"] == 1010
+    assert found["prolog_agreement"] == {"positions": 2000, "differ": 0, "first_difference": None}
+    assert (found["by_depth"], found["no_tree"]) == ({"1": 10_420_444, "2": 381_432}, 20_308)
+    assert found["no_tree_by_region"] == {"by_a_wrong_corner": 5_472, "by_a_mating_corner": 4_776,
+                                          "elsewhere": 10_060}
+    assert found["no_tree_in_a_cage"] == 760
+    assert found["no_tree_examples"][0] == "8/8/3K4/8/8/4k3/4N3/3B4 w - - 0 1"
     assert len(found["no_tree_examples"]) == 5
 
 

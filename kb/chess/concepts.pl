@@ -17,6 +17,7 @@
             corner_steps/3,             % +Square, +Corners, -Steps
             corner_king_steps/3,        % +Square, +Corners, -Steps
             corner_weight/3,            % +Mask, +Corners, -Weight
+            corner_area/3,              % +Mask, +Corners, -Steps
             hanging/2,                  % +Pos, -Square
             bishop_corners/2,           % +Pos, -Corners
             square_colour/2,            % +Square, -Colour
@@ -367,6 +368,43 @@ corner_rings(Corners, Rings) :-
                         Ring =\= 0 ),
                 Rings),
         assertz(rings_of(Corners, Rings))
+    ).
+
+%! corner_area(+Mask, +Corners, -Steps) is det.
+%
+%  The triangle at one of Corners that the squares of the bitboard Mask
+%  lie in: Steps is the least, over Corners, of the most steps along
+%  files and ranks from that corner to a square of Mask (0 for an empty
+%  Mask).  A room within 2 steps of a1 lies in the triangle a1, a3, c1;
+%  driving the defending king into a mating corner shrinks it.
+
+corner_area(Mask, Corners, Steps) :-
+    aggregate_all(min(Far), ( member(C, Corners), farthest_steps(Mask, C, Far) ), Steps).
+
+% farthest_steps(+Mask, +Corner, -Far): the most steps along files and
+% ranks from Corner to a square of Mask.
+farthest_steps(Mask, Corner, Far) :-
+    step_rings(Corner, Rings),
+    foldl(ring_reached(Mask), Rings, 0, Far).
+
+ring_reached(Mask, Ring, F0, F) :-
+    (   Mask /\ Ring =\= 0 -> F is F0 + 1 ; F = F0 ).
+
+% step_rings(+Corner, -Rings): the bitboards of the squares at least 1,
+% 2, ..., 14 steps along files and ranks from Corner, remembered.
+:- dynamic step_rings_of/2.
+
+step_rings(Corner, Rings) :-
+    (   step_rings_of(Corner, Rings0)
+    ->  Rings = Rings0
+    ;   file_rank(Corner, CF, CR),
+        findall(Ring, ( between(1, 14, S),
+                        aggregate_all(sum(1 << Sq),
+                                      ( between(0, 63, Sq), file_rank(Sq, F, R),
+                                        abs(F - CF) + abs(R - CR) >= S ),
+                                      Ring) ),
+                Rings),
+        assertz(step_rings_of(Corner, Rings))
     ).
 
 %! hanging(+Pos, -Square) is nondet.

@@ -226,4 +226,16 @@ test(corner_steps_and_weight) :-
     assertion(corner_weight(Mask, [A1, H8], 5)),
     assertion(corner_weight(0, [A1, H8], 0)).
 
+test(corner_area) :-
+    sq(a1, A1), sq(h8, H8), sq(c2, C2), sq(a3, A3), sq(g7, G7),
+    % c2 and a3 are 3 and 2 steps from a1: the triangle a1, a4, d1
+    Mask is (1 << C2) \/ (1 << A3),
+    assertion(corner_area(Mask, [A1, H8], 3)),
+    % with g7 too, neither corner's triangle is small: g7 is 12 steps
+    % from a1, a3 12 from h8
+    Wide is Mask \/ (1 << G7),
+    assertion(corner_area(Wide, [A1, H8], 12)),
+    assertion(corner_area(1 << A1, [A1, H8], 0)),
+    assertion(corner_area(0, [A1, H8], 0)).
+
 :- end_tests(concepts).

@@ -80,6 +80,39 @@ test(measure_is_the_weighted_sum) :-
 test(every_term_has_a_value, [nondet]) :-
     bishop_and_knight(P),
     findall(N, cornering_term(N, P, _), Names),
-    length(Names, 18).
+    length(Names, 23).
+
+test(the_triangle_the_room_lies_in_and_our_king_far) :-
+    % Black Ka1 (a dark corner; the bishop on d1 is light) kept to a1,
+    % b1, a2, a3 by the bishop's diagonal d1-a4 and the knight on d3
+    named_position(w, [w-k-h8, w-b-d1, w-n-d3, b-k-a1], P),
+    assertion(cornering_term(room, P, 4)),
+    assertion(cornering_term(room_area, P, 8)),     % b1 is 8 steps from a8, a3 9 from h1
+    assertion(cornering_term(our_king_far, P, 5)),  % h8 is 7 steps from a3
+    assertion(cornering_term(cage, P, 0)),
+    named_position(w, [w-k-b4, w-b-d1, w-n-d3, b-k-a1], Q),
+    assertion(cornering_term(our_king_far, Q, 0)).
+
+test(a_cage_is_a_small_room_without_mate_in_one) :-
+    % Black Ka8 kept to a8 and b8 by our king on b6 and the bishop on f5
+    % (c8); Be4+ lets it out to b8
+    named_position(w, [w-k-b6, w-b-f5, w-n-h1, b-k-a8], P),
+    assertion(cornering_term(room, P, 2)),
+    assertion(cornering_term(room_area, P, 1)),
+    assertion(cornering_term(cage, P, 1)),
+    % the knight on d7 takes b8 instead, and Bg2 mates
+    named_position(w, [w-k-b6, w-b-f1, w-n-d7, b-k-a8], Q),
+    assertion(cornering_term(room, Q, 1)),
+    assertion(cornering_term(cage, Q, 0)).
+
+test(a_knight_in_the_way_of_the_net) :-
+    % the light bishop's corners are a8 and h1: the knight on b7 stands
+    % diagonally next to a8, the black king two steps from it
+    named_position(w, [w-k-d6, w-b-e4, w-n-b7, b-k-c8], P),
+    assertion(cornering_term(jam, P, 1)),
+    named_position(w, [w-k-d6, w-b-e4, w-n-b7, b-k-e8], Q),   % four steps from a8
+    assertion(cornering_term(jam, Q, 0)),
+    named_position(w, [w-k-d6, w-b-d4, w-n-b7, b-k-c8], R),   % a dark bishop: no mate on a8
+    assertion(cornering_term(jam, R, 0)).
 
 :- end_tests(cornering).
