@@ -209,7 +209,12 @@ class Concepts:
             "bishop_distance": lambda: king[b, bk],
             "king_edge_distance": lambda: edge[bk],
             "our_king_edge_distance": lambda: edge[wk],
+            "pieces_edge_distance": lambda: edge[b] + edge[n],
         }
+
+    def names(self) -> set[str]:
+        """The concepts this class computes."""
+        return set(self._work)
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self._known:
@@ -450,6 +455,9 @@ def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most
     and five of them; with ``agree``, whether the measure is Prolog's
     (prolog_agreement)."""
     weights = weights_of(name)
+    unknown = sorted(set(weights) - concepts.names())
+    if unknown:
+        sys.exit(f"measure {name} weighs {', '.join(unknown)}, which this script does not compute")
     measure = measure_values(concepts, weights)
     agreement = {"prolog_agreement": prolog_agreement(p, concepts, measure, agree)} if agree else {}
     depth = p.forcing_depths(measure, most, lambda k, n: say(f"{name}, depth {k}: {n:,} positions"))
