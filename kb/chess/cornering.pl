@@ -142,7 +142,7 @@ term_value(pieces_distance, view(_, _, _, _, B, _, Pieces), V) :-
 term_value(knight_distance, view(_, _, _, _, B, _, Pieces), V) :-
     (   memberchk(n-Sq, Pieces) -> square_distance(Sq, B, V) ; V = 0 ).
 term_value(jam, view(_, Corners, _, _, B, _, Pieces), V) :-
-    (   memberchk(n-N, Pieces),
+    (   member(n-N, Pieces),
         member(C, Corners),
         diagonal_neighbour(C, N),
         square_distance(B, C, D),
