@@ -1,7 +1,7 @@
 """How deep must a KBNK table's forcing trees go?  Exactly, over every position.
 
-    python bench/kbnk_forcing_depth.py [--measure NAME ...] [--depth 6]
-                                       [--agree N] [--moves-to-mate] [--json]
+    python bench/kbnk_forcing_depth.py [--measure NAME ...] [--weigh CONCEPT=W ...]
+                                       [--depth 6] [--agree N] [--moves-to-mate] [--json]
 
 A table that drives by a measure (advice `closer_in_1`, `closer_in_2`,
 ... as in kb/chess/kbbk.adv) has advice at a position only where White
@@ -449,12 +449,13 @@ def fen(index: int) -> str:
 
 
 def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most: int,
-              say, agree: int = 0) -> dict:
+              say, agree: int = 0, weigh: dict[str, int] | None = None) -> dict:
     """How many won positions need trees of 1..most moves under measure
-    ``name``, how many have none, where, how many of those are cages,
-    and five of them; with ``agree``, whether the measure is Prolog's
-    (prolog_agreement)."""
-    weights = weights_of(name)
+    ``name`` (with the weights of ``weigh`` put in, a weight of 0 leaving
+    its concept out), how many have none, where, how many of those are
+    cages, and five of them; with ``agree``, whether the measure is
+    Prolog's (prolog_agreement)."""
+    weights = {term: w for term, w in {**weights_of(name), **(weigh or {})}.items() if w}
     unknown = sorted(set(weights) - concepts.names())
     if unknown:
         sys.exit(f"measure {name} weighs {', '.join(unknown)}, which this script does not compute")
@@ -477,6 +478,8 @@ def main() -> None:
     parser.add_argument("--measure", choices=sorted(MEASURES) + ["shipped"], action="append",
                         help="a measure to look at (again for more; if none, shipped: "
                         "the one kb/chess/kbnk.pl ships)")
+    parser.add_argument("--weigh", action="append", default=[], metavar="CONCEPT=WEIGHT",
+                        help="weigh a concept so in each measure (again for more; 0 leaves it out)")
     parser.add_argument("--agree", type=int, default=0, metavar="N",
                         help="check the shipped measure against Prolog's at 2N positions")
     parser.add_argument("--depth", type=int, default=6, help="the deepest tree looked for")
@@ -487,6 +490,14 @@ def main() -> None:
     if not 1 <= args.depth <= 60:
         parser.error(f"--depth {args.depth}: a tree of 1 to 60 moves")
     names = list(dict.fromkeys(args.measure or ["shipped"]))
+    weigh = {}
+    for given in args.weigh:
+        concept, _, weight = given.partition("=")
+        if not weight.lstrip("-").isdigit():
+            parser.error(f"--weigh {given}: give CONCEPT=WEIGHT, the weight an integer")
+        weigh[concept] = int(weight)
+    if args.agree and weigh:
+        parser.error("--agree checks the shipped measure as it is: give no --weigh with it")
     say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     start = time.perf_counter()
     p = Positions()
@@ -501,7 +512,8 @@ def main() -> None:
         say("moves to mate agree with the tablebase:", out["moves_to_mate_agree"])
     concepts = Concepts(p)
     out["measures"] = {name: depths_of(p, concepts, won, name, args.depth, say,
-                                       args.agree if name == "shipped" else 0) for name in names}
+                                       args.agree if name == "shipped" else 0, weigh)
+                       for name in names}
     out["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(out, indent=2))
