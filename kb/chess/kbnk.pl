@@ -5,10 +5,11 @@
 
 /** <module> King, bishop and knight against king
 
-The domain of kb/chess/kbnk.adv: chess/endgame.pl for this material,
-the board's symmetries (chess/symmetry.pl), and the measure of progress
-the table drives by, mating_distance/2, written in the concepts of
-chess/concepts.pl.  Nothing here reads a tablebase.
+The domain of a KBNK table (`uses chess/kbnk`; none is shipped yet):
+chess/endgame.pl for this material, the board's symmetries
+(chess/symmetry.pl), and the measure of progress such a table drives
+by, mating_distance/2, written in the concepts of chess/concepts.pl.
+Nothing here reads a tablebase.
 */
 
 %! chess_material(-White, -Black) is det.
