@@ -498,6 +498,8 @@ def main() -> None:
         weigh[concept] = int(weight)
     if args.agree and weigh:
         parser.error("--agree checks the shipped measure as it is: give no --weigh with it")
+    if args.agree and "shipped" not in names:
+        parser.error("--agree checks the shipped measure: give --measure shipped with it")
     say = (lambda *a: None) if args.json else (lambda *a: print(*a, file=sys.stderr, flush=True))
     start = time.perf_counter()
     p = Positions()

@@ -220,6 +220,23 @@ def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     assert len(found["no_tree_examples"]) == 5
 
 
+@pytest.mark.parametrize("args, refusal", [
+    (["--agree", "5", "--weigh", "jam=0"],
+     "--agree checks the shipped measure as it is: give no --weigh with it"),
+    (["--agree", "5", "--measure", "triangle_first"],
+     "--agree checks the shipped measure: give --measure shipped with it"),
+    (["--weigh", "jam"], "--weigh jam: give CONCEPT=WEIGHT, the weight an integer"),
+    (["--depth", "0"], "--depth 0: a tree of 1 to 60 moves"),
+])
+def test_the_kbnk_depth_bench_refuses_what_it_cannot_do_before_it_starts(args, refusal):
+    # each refusal comes from the arguments alone, before the positions
+    # are set up: exit 2 and the reason, nothing on stdout
+    run = subprocess.run([sys.executable, "bench/kbnk_forcing_depth.py", *args],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr.splitlines()[-1] == f"kbnk_forcing_depth.py: error: {refusal}"
+
+
 def test_kbbk_decides_alike_in_symmetric_positions(cli):
     # the KBBK domain declares the board's symmetries: the table is
     # consulted at one position of each class, and plays the image of
