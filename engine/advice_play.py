@@ -12,11 +12,13 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from engine.domains import Domain, Position, Start, describe
-from engine.prolog import BadInput, atom, integer, session, string
+from engine.prolog import BadInput, SearchLimitError, atom, integer, session, string
 from engine.tables import LoadedTable
 
 DEFENDERS = ("perfect", "random", "human")
@@ -78,6 +80,25 @@ class GameRecord:
         return self.sides.count("us")
 
 
+class GameInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a game against a machine defender; ``record`` holds
+    the moves made until then (its result ``interrupted``)."""
+
+    def __init__(self, record: GameRecord):
+        super().__init__()
+        self.record = record
+
+
+class GamePastLimit(SearchLimitError):
+    """A game against a machine defender ran past a limit of its job (the
+    message names it); ``record`` holds the moves made until then (its
+    result ``past_limit``)."""
+
+    def __init__(self, message: str, record: GameRecord):
+        super().__init__(message)
+        self.record = record
+
+
 class AdvicePlayer:
     """Plays a loaded table over its domain, in compiled or interpreted mode."""
 
@@ -135,7 +156,10 @@ class AdvicePlayer:
         ``perfect`` (the domain's own, or the search solver's longest
         resistance) and ``random`` (seeded) run as one Prolog job;
         ``human`` asks a person for each reply through ``ask`` (refusing
-        bad input with the reason) and reports through ``say``.
+        bad input with the reason) and reports through ``say``. A game
+        against a machine that Ctrl-C or a limit stops raises
+        :class:`GameInterrupted` or :class:`GamePastLimit`, with the
+        moves made until then.
         """
         if defender not in DEFENDERS:
             raise BadInput(f"unknown defender {defender!r}: choose {', '.join(DEFENDERS)}")
@@ -143,18 +167,48 @@ class AdvicePlayer:
         self.domain.prepare()
         if defender == "human":
             return self._play_with_person(start, ask or input, say, move_limit)
-        goal = (f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
-                f"{atom(defender)}, {integer(seed)}, {integer(move_limit)}, Out)")
-        data = json.loads(session().ask(goal, what=f"playing table {self.table.table.name}"))
-        texts = [m["move"] for m in data["moves"]]
+        with tempfile.TemporaryDirectory(prefix="advice-game-") as folder:
+            log = Path(folder) / "moves.jsonl"
+            goal = (f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
+                    f"{atom(defender)}, {integer(seed)}, {integer(move_limit)}, "
+                    f"{string(str(log))}, Out)")
+            try:
+                data = json.loads(session().ask(goal,
+                                                what=f"playing table {self.table.table.name}"))
+            except KeyboardInterrupt:
+                raise GameInterrupted(
+                    self._game(start, "interrupted", self._logged(log))) from None
+            except SearchLimitError as limit:
+                raise GamePastLimit(
+                    str(limit), self._game(start, "past_limit", self._logged(log))) from None
+        game = self._game(start, data["result"], data["moves"])
+        game.optimal, game.lost = data["optimal"], data["lost"]
+        return game
+
+    def _game(self, start: Start, result: str, moves: list[dict]) -> GameRecord:
+        """The record of a game's ``moves`` as play_job/7 describes them."""
+        texts = [m["move"] for m in moves]
         return GameRecord(
-            start=start, result=data["result"], moves=self.domain.people_moves(start, texts),
-            sides=[m["side"] for m in data["moves"]],
-            reasons=[(m["rule"], m["advice"]) if m["side"] == "us" else None
-                     for m in data["moves"]],
-            move_texts=texts,
-            positions=[Position.from_json(m["position"]) for m in data["moves"]],
-            optimal=data["optimal"], lost=data["lost"])
+            start=start, result=result, moves=self.domain.people_moves(start, texts),
+            sides=[m["side"] for m in moves],
+            reasons=[(m["rule"], m["advice"]) if m["side"] == "us" else None for m in moves],
+            move_texts=texts, positions=[Position.from_json(m["position"]) for m in moves])
+
+    @staticmethod
+    def _logged(log: Path) -> list[dict]:
+        """The moves play_job/7 wrote to ``log`` before it was stopped
+        (a last line cut short is left out)."""
+        try:
+            lines = log.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:   # stopped before the game began
+            return []
+        moves = []
+        for line in lines:
+            try:
+                moves.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+        return moves
 
     def drawing(self, record: GameRecord, plies: int) -> str:
         """The picture of the position after the first ``plies`` moves of a game."""

@@ -151,7 +151,7 @@ def _ask_on_stderr(prompt: str) -> str:
 
 
 def cmd_play_table(args) -> None:
-    from engine.render import game_moves_text
+    from engine.advice_play import GameInterrupted, GamePastLimit
 
     if args.svg:
         _output_folder(args.svg, "--svg")
@@ -161,10 +161,35 @@ def cmd_play_table(args) -> None:
     if args.svg and not domain.is_chess:
         raise BadInput(f"--svg draws chess boards: {domain.module} is not a chess domain")
     defender = args.defender or ("perfect" if domain.perfect == "domain" else "random")
-    people = not args.json and defender != "human"
     ask, say = _talk(args.json)
-    record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
-                         move_limit=args.max_moves, ask=ask, say=say)
+    try:
+        record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
+                             move_limit=args.max_moves, ask=ask, say=say)
+    except (GameInterrupted, GamePastLimit) as stop:
+        raise _print_stopped_game(player, stop, args) from None
+    _print_table_game(player, record, args, people=not args.json and defender != "human")
+
+
+def _print_stopped_game(player, stop, args) -> _Reported:
+    """Print the moves of a game that stopped before its end; return how
+    the command ends: as interrupted (130) or past a limit (2)."""
+    interrupted = isinstance(stop, KeyboardInterrupt)
+    if interrupted:
+        ignore_ctrl_c()
+    why = "interrupted" if interrupted else f"error: {stop}"
+    print(f"advice: {why}; the game so far ({stop.record.us_moves} moves of the table):",
+          file=sys.stderr)
+    _print_table_game(player, stop.record, args, people=not args.json,
+                      error=None if interrupted else str(stop))
+    return _Reported(EXIT_INTERRUPTED if interrupted else EXIT_BAD_INPUT)
+
+
+def _print_table_game(player, record, args, *, people: bool, error: str | None = None) -> None:
+    """Print a game of a table: its boards and moves for people (``people``),
+    or one JSON object (with ``error``, why the game stopped, where
+    given), and the boards as SVG where ``--svg`` asks."""
+    from engine.render import game_moves_text
+
     if args.svg:
         try:
             record.start.chess.write_svgs(record.move_texts, args.svg)
@@ -176,7 +201,8 @@ def cmd_play_table(args) -> None:
                      "moves": record.moves, "us_moves": record.us_moves,
                      "optimal": record.optimal, "lost": record.lost,
                      "reasons": [{"rule": r[0], "advice": r[1]} if r else None
-                                 for r in record.reasons]})
+                                 for r in record.reasons],
+                     **({"error": error} if error else {})})
         return
     if people:
         print(player.drawing(record, 0))
@@ -972,8 +998,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Failure as failure:
         print(f"advice: {failure}", file=sys.stderr)
         return 1
-    except _Reported:
-        return EXIT_INTERRUPTED
+    except _Reported as reported:
+        return reported.code
     except KeyboardInterrupt:
         ignore_ctrl_c()
         print("advice: interrupted", file=sys.stderr)
@@ -999,7 +1025,12 @@ def run() -> None:
 
 
 class _Reported(Exception):
-    """A command was interrupted and has printed what it had done."""
+    """A command was stopped (interrupted, unless ``code`` says otherwise)
+    and has printed what it had done."""
+
+    def __init__(self, code: int = EXIT_INTERRUPTED):
+        super().__init__(code)
+        self.code = code
 
 
 def _bad_input(text: str, as_json: bool) -> int:

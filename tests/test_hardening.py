@@ -3,6 +3,8 @@ loops or is interrupted gives a clear error and the engine lives on."""
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import random
 import re
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import wait_for_cpu
 from engine.prolog import kb_path, session
 from engine.prolog_process import ProcessSession
 from engine.render import verify_text
@@ -222,6 +225,52 @@ def test_ctrl_c_stops_a_long_prolog_query_at_once():
     _, err = proc.communicate(timeout=30)
     assert time.monotonic() - sent < 2
     assert (proc.returncode, err) == (130, "advice: interrupted\n")
+
+
+# A table's game against a machine defender is one Prolog job; stopped,
+# it still prints the moves made until then (the job writes each as it
+# is made), and the game so far is the start of the whole game.
+FAR_KBBK = "8/8/8/8/6BB/1k6/8/K7 w - - 0 1"
+
+
+@functools.cache
+def whole_kbbk_game() -> list[str]:
+    run = subprocess.run([sys.executable, "-m", "engine.cli", "play", "kbbk", "--fen", FAR_KBBK,
+                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    game = json.loads(run.stdout)
+    assert (game["result"], game["us_moves"]) == ("mate", 21)
+    return game["moves"]
+
+
+def test_ctrl_c_during_a_table_game_prints_the_game_so_far():
+    proc = start("play", "kbbk", "--fen", FAR_KBBK, "--json")
+    wait_for_cpu(b"spawn_main", 1, 3.0, group=proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    game = json.loads(out)
+    assert err == f"advice: interrupted; the game so far ({game['us_moves']} moves of the table):\n"
+    assert game["result"] == "interrupted"
+    assert game["optimal"] is None and 0 < game["us_moves"] < 21
+    assert game["moves"] == whole_kbbk_game()[:len(game["moves"])]
+    assert len(game["reasons"]) == len(game["moves"])
+    assert not descendants(proc.pid)
+
+
+def test_a_table_game_past_its_limit_prints_the_game_so_far(cli):
+    run = cli("play", "kbbk", "--fen", FAR_KBBK, "--inference-limit", "30000000", "--json")
+    assert run.code == 2
+    limit = "playing table kbbk ran past its limit of 30,000,000 inferences"
+    game = run.json()
+    assert run.err == f"advice: error: {limit}; the game so far ({game['us_moves']} moves of the table):\n"
+    assert (game["result"], game["error"]) == ("past_limit", limit)
+    assert 0 < game["us_moves"] < 21
+    assert game["moves"] == whole_kbbk_game()[:len(game["moves"])]
+    # for people: the boards and moves so far, then the result
+    text = cli("play", "kbbk", "--fen", FAR_KBBK, "--inference-limit", "30000000")
+    assert text.code == 2
+    assert text.out.splitlines()[-1] == (f"result: past limit after {game['us_moves']} moves "
+                                         "of the table")
 
 
 # -- halt --------------------------------------------------------------------------

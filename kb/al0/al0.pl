@@ -12,6 +12,7 @@
             consulted_at/4,             % +Domain, +Pos, -At, -Back
             tree_back/4,                % +Domain, +Back, +Tree, -Tree1
             play_game/6,                % +Ctx, +Pos, :Defender, +MaxUsMoves, -Result, -Steps
+            play_game/7,                % +Ctx, +Pos, :Defender, +MaxUsMoves, :OnStep, -Result, -Steps
             located/3                   % +Ctx, +Pos, :Closure
           ]).
 
@@ -51,6 +52,7 @@ to_move/2, depth/2, reset_depth/2, outcome/2, move constraints, goals).
 
 :- meta_predicate
     play_game(+, +, 3, +, -, -),
+    play_game(+, +, 3, +, 3, -, -),
     located(+, +, 1).
 
 %!  table_context(+Table, +Mode, -Ctx) is det.
@@ -425,25 +427,39 @@ them_turn(_, state(_, Tree0, Rule, Advice), Move, Pos1, state(Pos1, Tree, Rule, 
 %   us(Move, Rule, Advice) and them(Move).
 
 play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps) :-
+    play_game(Ctx, Pos, Defender, MaxUsMoves, no_step, Result, Steps).
+
+%!  play_game(+Ctx, +Pos, :Defender, +MaxUsMoves, :OnStep, -Result, -Steps) is det.
+%
+%   As play_game/6, calling call(OnStep, Pos0, Step, Pos1) as each step
+%   is made (Pos0 the position before it, Pos1 after), so that a caller
+%   can keep the game so far where it outlives this call.
+
+play_game(Ctx, Pos, Defender, MaxUsMoves, OnStep, Result, Steps) :-
     new_game(Pos, State),
-    play(Ctx, State, Defender, MaxUsMoves, [], Result, Steps).
+    play(Ctx, State, Defender-OnStep, MaxUsMoves, [], Result, Steps).
+
+no_step(_, _, _).
 
 play(Ctx, State, _, _, _, Result, []) :-
     game_over(Ctx, State, Result), !.
 play(_, _, _, 0, _, move_limit, []) :- !.
-play(Ctx, State0, Defender, Left, Seen, Result, Steps) :-
+play(Ctx, State0, Defender-OnStep, Left, Seen, Result, Steps) :-
     state_key(Ctx, State0, Key),
+    State0 = state(Pos0, _, _, _),
     (   memberchk(Key, Seen)
     ->  Result = loop, Steps = []
     ;   us_turn(Ctx, State0, step(Move, Pos1, Rule, Advice, _), State1)
     ->  Steps = [us(Move, Rule, Advice)|Rest],
+        call(OnStep, Pos0, us(Move, Rule, Advice), Pos1),
         (   game_over(Ctx, State1, Result)
         ->  Rest = []
         ;   call(Defender, Pos1, Reply, Pos2),
             Rest = [them(Reply)|Rest1],
+            call(OnStep, Pos1, them(Reply), Pos2),
             them_turn(Ctx, State1, Reply, Pos2, State2),
             Left1 is Left - 1,
-            play(Ctx, State2, Defender, Left1, [Key|Seen], Result, Rest1)
+            play(Ctx, State2, Defender-OnStep, Left1, [Key|Seen], Result, Rest1)
         )
     ;   Result = no_advice,
         Steps = []

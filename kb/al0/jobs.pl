@@ -3,7 +3,7 @@
             chess_material_job/2,       % +Domain, -Json
             position_job/3,             % +Domain, +Given, -Json
             explain_job/3,              % +Ctx, +PosText, -Json
-            play_job/6,                 % +Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, -Json
+            play_job/7,                 % +Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, +Log, -Json
             state_job/4,                % +Ctx, +Command, +Arg, -Json
             solve_job/3,                % +Domain, +PosText, -Json
             defender/3,                 % +Domain, +Kind, -Closure
@@ -180,7 +180,7 @@ tree_size(us(_, _, T), N) :- tree_size(T, N0), N is N0 + 1.
 tree_size(them(Bs), N) :-
     foldl([b(_, _, T), A0, A]>>(tree_size(T, S), A is A0 + S), Bs, 1, N).
 
-%!  play_job(+Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, -Json) is det.
+%!  play_job(+Ctx, +PosText, +Kind, +Seed, +MaxUsMoves, +Log, -Json) is det.
 %
 %   Plays the table from PosText against the defender Kind (`perfect`
 %   or `random`, see defender/3; Seed seeds the random one) and describes the game: result, moves
@@ -188,14 +188,19 @@ tree_size(them(Bs), N) :-
 %   ours, the rule and advice behind it), our move count, our optimal
 %   count from the start (see known_optimal/4) and, where the domain
 %   declares optimal_moves/2, the moves each of ours lost against
-%   optimal play (moves_lost/4), else null.
+%   optimal play (moves_lost/4), else null.  Each move is also written
+%   to the file Log as it is made, one JSON object a line as in `moves`,
+%   so that the game so far outlives a job that is stopped.
 
-play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Json) :-
+play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Log, Json) :-
     our_position(Ctx, PosText, Pos),
     set_random(seed(Seed)),
     Ctx = ctx(_, _, D),
     defender(D, Kind, Defender),
-    play_game(Ctx, Pos, Defender, MaxUsMoves, Result, Steps),
+    setup_call_cleanup(
+        open(Log, write, Out, [encoding(utf8)]),
+        play_game(Ctx, Pos, Defender, MaxUsMoves, log_step(D, Out), Result, Steps),
+        close(Out)),
     maplist(step_move, Steps, Moves),
     line_texts(D, Pos, Moves, Texts),
     line_positions(D, Pos, Moves, Positions),
@@ -264,6 +269,17 @@ optimal_count(D, Pos, N) :-
     ->  N = N0
     ;   N = @(null)
     ).
+
+% log_step(+Domain, +Out, +Pos0, +Step, +Pos1): Step, made at Pos0, as
+% a line of JSON on Out, flushed at once.
+log_step(D, Out, Pos0, Step, Pos1) :-
+    step_move(Step, Move),
+    D:move_text(Pos0, Move, Text),
+    position_json(D, Pos1, Position),
+    step_json(Step, Text, Position, Term),
+    json_string(Term, Line),
+    format(Out, "~s~n", [Line]),
+    flush_output(Out).
 
 step_json(us(_, Rule, Advice), Text, Position,
           json([side=us, move=Text, rule=Rule, advice=Advice, position=Position])).

@@ -68,7 +68,23 @@ test(play_follows_the_table_to_a_win) :-
     assertion(Result == won),
     assertion(Steps = [us(5, develop, centre)|_]).
 
+test(play_tells_each_step_as_it_is_made, [cleanup(retractall(told(_, _, _)))]) :-
+    ctx(compiled, C),
+    play_game(C, t(0, 0, us, 0), lowest, 9, tell_step, Result, Steps),
+    assertion(Result == won),
+    findall(Step, told(_, Step, _), Told),
+    assertion(Told == Steps),
+    % each told from the position it was made at to the one it made
+    once(told(Pos0, us(5, develop, centre), Pos1)),
+    assertion(Pos0 == t(0, 0, us, 0)),
+    assertion(tictactoe_al0:legalmove(Pos0, 5, Pos1)).
+
 :- end_tests(al0).
 
 lowest(Pos, Move, Pos1) :-
     once(tictactoe_al0:legalmove(Pos, Move, Pos1)).
+
+:- dynamic told/3.
+
+tell_step(Pos0, Step, Pos1) :-
+    assertz(told(Pos0, Step, Pos1)).
