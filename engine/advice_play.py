@@ -11,8 +11,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -150,16 +152,18 @@ class AdvicePlayer:
     def play(self, position: str | None = None, defender: str = "perfect", *,
              fen: str | None = None, seed: int = 0, move_limit: int = DEFAULT_MOVE_LIMIT,
              ask: Callable[[str], str] | None = None,
-             say: Callable[[str], None] = lambda _: None) -> GameRecord:
+             say: Callable[[str], None] = lambda _: None,
+             progress: Callable[[int], None] | None = None) -> GameRecord:
         """Play the table from ``position`` against ``defender``.
 
         ``perfect`` (the domain's own, or the search solver's longest
-        resistance) and ``random`` (seeded) run as one Prolog job;
-        ``human`` asks a person for each reply through ``ask`` (refusing
-        bad input with the reason) and reports through ``say``. A game
-        against a machine that Ctrl-C or a limit stops raises
-        :class:`GameInterrupted` or :class:`GamePastLimit`, with the
-        moves made until then.
+        resistance) and ``random`` (seeded) run as one Prolog job, which
+        ``progress`` (where given) hears of while it runs: the moves the
+        table has made, each time they are more. ``human`` asks a person
+        for each reply through ``ask`` (refusing bad input with the
+        reason) and reports through ``say``. A game against a machine
+        that Ctrl-C or a limit stops raises :class:`GameInterrupted` or
+        :class:`GamePastLimit`, with the moves made until then.
         """
         if defender not in DEFENDERS:
             raise BadInput(f"unknown defender {defender!r}: choose {', '.join(DEFENDERS)}")
@@ -173,8 +177,9 @@ class AdvicePlayer:
                     f"{atom(defender)}, {integer(seed)}, {integer(move_limit)}, "
                     f"{string(str(log))}, Out)")
             try:
-                data = json.loads(session().ask(goal,
-                                                what=f"playing table {self.table.table.name}"))
+                with _watching(log, progress):
+                    data = json.loads(session().ask(
+                        goal, what=f"playing table {self.table.table.name}"))
             except KeyboardInterrupt:
                 raise GameInterrupted(
                     self._game(start, "interrupted", self._logged(log))) from None
@@ -196,19 +201,8 @@ class AdvicePlayer:
 
     @staticmethod
     def _logged(log: Path) -> list[dict]:
-        """The moves play_job/7 wrote to ``log`` before it was stopped
-        (a last line cut short is left out)."""
-        try:
-            lines = log.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:   # stopped before the game began
-            return []
-        moves = []
-        for line in lines:
-            try:
-                moves.append(json.loads(line))
-            except json.JSONDecodeError:
-                break
-        return moves
+        """The moves play_job/7 wrote to ``log`` before it was stopped."""
+        return _logged_moves(log)
 
     def drawing(self, record: GameRecord, plies: int) -> str:
         """The picture of the position after the first ``plies`` moves of a game."""
@@ -270,3 +264,49 @@ class AdvicePlayer:
         record.reasons.append(reason)
         record.positions.append(Position.from_json(state["position"]))
         record.moves = self.domain.people_moves(record.start, record.move_texts)
+
+
+#: seconds between two looks at a game's log of moves, for its progress
+WATCH_EVERY = 0.5
+
+
+def _logged_moves(log: Path) -> list[dict]:
+    """The moves play_job/7 has written to ``log`` (a last line cut short
+    is left out; none before the file is made)."""
+    try:
+        lines = log.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    moves = []
+    for line in lines:
+        try:
+            moves.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return moves
+
+
+@contextlib.contextmanager
+def _watching(log: Path, progress: Callable[[int], None] | None):
+    """While the block runs, tell ``progress`` how many moves of ours
+    ``log`` holds, each time they are more (a no-op without ``progress``)."""
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        told = 0
+        while not done.wait(WATCH_EVERY):
+            ours = sum(m["side"] == "us" for m in _logged_moves(log))
+            if ours > told:
+                told = ours
+                progress(ours)
+
+    watcher = threading.Thread(target=watch, name="game progress", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()

@@ -163,8 +163,12 @@ def cmd_play_table(args) -> None:
     defender = args.defender or ("perfect" if domain.perfect == "domain" else "random")
     ask, say = _talk(args.json)
     try:
-        record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
-                             move_limit=args.max_moves, ask=ask, say=say)
+        with _progress_bar(enabled=not args.json and defender != "human" and sys.stderr.isatty(),
+                           label="moves of the table") as progress:
+            record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
+                                 move_limit=args.max_moves, ask=ask, say=say,
+                                 progress=None if progress is None
+                                 else (lambda moves: progress(moves, None)))
     except (GameInterrupted, GamePastLimit) as stop:
         raise _print_stopped_game(player, stop, args) from None
     _print_table_game(player, record, args, people=not args.json and defender != "human")

@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 
 from conftest import wait_for_cpu
+from engine.advice_play import AdvicePlayer
 from engine.prolog import kb_path, session
 from engine.prolog_process import ProcessSession
 from engine.render import verify_text
+from engine.tables import load_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -234,12 +236,19 @@ FAR_KBBK = "8/8/8/8/6BB/1k6/8/K7 w - - 0 1"
 
 
 @functools.cache
-def whole_kbbk_game() -> list[str]:
-    run = subprocess.run([sys.executable, "-m", "engine.cli", "play", "kbbk", "--fen", FAR_KBBK,
-                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    game = json.loads(run.stdout)
-    assert (game["result"], game["us_moves"]) == ("mate", 21)
-    return game["moves"]
+def whole_kbbk_game() -> tuple[list[str], list[int]]:
+    """The table's moves for people, and what it told of its progress."""
+    told = []
+    game = AdvicePlayer(load_table(str(kb_path("chess/kbbk.adv")))).play(
+        fen=FAR_KBBK, progress=told.append)
+    assert (game.result, game.us_moves) == ("mate", 21)
+    return game.moves, told
+
+
+def test_a_table_game_tells_its_progress_while_it_runs():
+    # the game takes seconds; its moves are counted every half second
+    _, told = whole_kbbk_game()
+    assert told and told == sorted(set(told)) and told[-1] <= 21
 
 
 def test_ctrl_c_during_a_table_game_prints_the_game_so_far():
@@ -252,7 +261,7 @@ def test_ctrl_c_during_a_table_game_prints_the_game_so_far():
     assert err == f"advice: interrupted; the game so far ({game['us_moves']} moves of the table):\n"
     assert game["result"] == "interrupted"
     assert game["optimal"] is None and 0 < game["us_moves"] < 21
-    assert game["moves"] == whole_kbbk_game()[:len(game["moves"])]
+    assert game["moves"] == whole_kbbk_game()[0][:len(game["moves"])]
     assert len(game["reasons"]) == len(game["moves"])
     assert not descendants(proc.pid)
 
@@ -265,7 +274,7 @@ def test_a_table_game_past_its_limit_prints_the_game_so_far(cli):
     assert run.err == f"advice: error: {limit}; the game so far ({game['us_moves']} moves of the table):\n"
     assert (game["result"], game["error"]) == ("past_limit", limit)
     assert 0 < game["us_moves"] < 21
-    assert game["moves"] == whole_kbbk_game()[:len(game["moves"])]
+    assert game["moves"] == whole_kbbk_game()[0][:len(game["moves"])]
     # for people: the boards and moves so far, then the result
     text = cli("play", "kbbk", "--fen", FAR_KBBK, "--inference-limit", "30000000")
     assert text.code == 2
