@@ -181,11 +181,10 @@ class AdvicePlayer:
                     data = json.loads(session().ask(
                         goal, what=f"playing table {self.table.table.name}"))
             except KeyboardInterrupt:
-                raise GameInterrupted(
-                    self._game(start, "interrupted", self._logged(log))) from None
+                raise GameInterrupted(self._stopped_game(start, log, "interrupted")) from None
             except SearchLimitError as limit:
-                raise GamePastLimit(
-                    str(limit), self._game(start, "past_limit", self._logged(log))) from None
+                raise GamePastLimit(str(limit),
+                                    self._stopped_game(start, log, "past_limit")) from None
         game = self._game(start, data["result"], data["moves"])
         game.optimal, game.lost = data["optimal"], data["lost"]
         return game
@@ -199,10 +198,14 @@ class AdvicePlayer:
             reasons=[(m["rule"], m["advice"]) if m["side"] == "us" else None for m in moves],
             move_texts=texts, positions=[Position.from_json(m["position"]) for m in moves])
 
-    @staticmethod
-    def _logged(log: Path) -> list[dict]:
-        """The moves play_job/7 wrote to ``log`` before it was stopped."""
-        return _logged_moves(log)
+    def _stopped_game(self, start: Start, log: Path, stopped: str) -> GameRecord:
+        """The game play_job/7 had logged in ``log`` when it was stopped:
+        its result if the game had ended (only the counts after it were
+        cut short), else ``stopped``."""
+        lines = _logged_lines(log)
+        moves = [line for line in lines if "side" in line]
+        ended = [line["result"] for line in lines if "result" in line]
+        return self._game(start, ended[0] if ended else stopped, moves)
 
     def drawing(self, record: GameRecord, plies: int) -> str:
         """The picture of the position after the first ``plies`` moves of a game."""
@@ -270,20 +273,21 @@ class AdvicePlayer:
 WATCH_EVERY = 0.5
 
 
-def _logged_moves(log: Path) -> list[dict]:
-    """The moves play_job/7 has written to ``log`` (a last line cut short
-    is left out; none before the file is made)."""
+def _logged_lines(log: Path) -> list[dict]:
+    """The lines play_job/7 has written to ``log``, read as JSON: none
+    before the file is made, and none from a last line not yet ended
+    (which may stop inside a character)."""
     try:
-        lines = log.read_text(encoding="utf-8").splitlines()
+        data = log.read_bytes()
     except FileNotFoundError:
         return []
-    moves = []
-    for line in lines:
+    lines = []
+    for line in data.split(b"\n")[:-1]:
         try:
-            moves.append(json.loads(line))
-        except json.JSONDecodeError:
+            lines.append(json.loads(line.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
             break
-    return moves
+    return lines
 
 
 @contextlib.contextmanager
@@ -298,7 +302,7 @@ def _watching(log: Path, progress: Callable[[int], None] | None):
     def watch() -> None:
         told = 0
         while not done.wait(WATCH_EVERY):
-            ours = sum(m["side"] == "us" for m in _logged_moves(log))
+            ours = sum(line.get("side") == "us" for line in _logged_lines(log))
             if ours > told:
                 told = ours
                 progress(ours)

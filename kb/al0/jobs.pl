@@ -188,9 +188,12 @@ tree_size(them(Bs), N) :-
 %   ours, the rule and advice behind it), our move count, our optimal
 %   count from the start (see known_optimal/4) and, where the domain
 %   declares optimal_moves/2, the moves each of ours lost against
-%   optimal play (moves_lost/4), else null.  Each move is also written
-%   to the file Log as it is made, one JSON object a line as in `moves`,
-%   so that the game so far outlives a job that is stopped.
+%   optimal play (moves_lost/4), else null.  So that the game so far
+%   outlives a job that is stopped, each move is also written to the
+%   file Log as it is made, one JSON object a line (the side, the move's
+%   text, the position reached and, for ours, the rule and advice), and
+%   then the result (`{"result": ...}`); where Log cannot be written,
+%   the game is played all the same.
 
 play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Log, Json) :-
     our_position(Ctx, PosText, Pos),
@@ -198,9 +201,11 @@ play_job(Ctx, PosText, Kind, Seed, MaxUsMoves, Log, Json) :-
     Ctx = ctx(_, _, D),
     defender(D, Kind, Defender),
     setup_call_cleanup(
-        open(Log, write, Out, [encoding(utf8)]),
-        play_game(Ctx, Pos, Defender, MaxUsMoves, log_step(D, Out), Result, Steps),
-        close(Out)),
+        open_log(Log, Out),
+        (   play_game(Ctx, Pos, Defender, MaxUsMoves, log_step(D, Out), Result, Steps),
+            log_line(Out, json([result=Result]))
+        ),
+        close_log(Out)),
     maplist(step_move, Steps, Moves),
     line_texts(D, Pos, Moves, Texts),
     line_positions(D, Pos, Moves, Positions),
@@ -270,16 +275,32 @@ optimal_count(D, Pos, N) :-
     ;   N = @(null)
     ).
 
+% open_log(+File, -Out): Out is File opened for a game's log, or `none`
+% where it cannot be opened (a name the locale cannot write, no such
+% folder, ...).
+open_log(File, Out) :-
+    catch(open(File, write, Out, [encoding(utf8)]), error(_, _), Out = none).
+
+close_log(none) :- !.
+close_log(Out) :-
+    catch(close(Out), error(_, _), true).
+
 % log_step(+Domain, +Out, +Pos0, +Step, +Pos1): Step, made at Pos0, as
-% a line of JSON on Out, flushed at once.
+% a line of the game's log.
+log_step(_, none, _, _, _) :- !.
 log_step(D, Out, Pos0, Step, Pos1) :-
     step_move(Step, Move),
     D:move_text(Pos0, Move, Text),
     position_json(D, Pos1, Position),
     step_json(Step, Text, Position, Term),
+    log_line(Out, Term).
+
+% log_line(+Out, +Term): Term as a line of JSON on Out, flushed at once.
+% A write that fails (a full disk) leaves the log short; the game goes on.
+log_line(none, _) :- !.
+log_line(Out, Term) :-
     json_string(Term, Line),
-    format(Out, "~s~n", [Line]),
-    flush_output(Out).
+    catch(( format(Out, "~s~n", [Line]), flush_output(Out) ), error(_, _), true).
 
 step_json(us(_, Rule, Advice), Text, Position,
           json([side=us, move=Text, rule=Rule, advice=Advice, position=Position])).
