@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Callable
 
 from engine.domains import Domain, Position, Start, describe
-from engine.prolog import BadInput, SearchLimitError, atom, integer, session, string
+from engine.prolog import (
+    BadInput, PrologGoalError, SearchLimitError, atom, integer, session, string,
+)
 from engine.tables import LoadedTable
 
 DEFENDERS = ("perfect", "random", "human")
@@ -101,6 +103,17 @@ class GamePastLimit(SearchLimitError):
         self.record = record
 
 
+class GameFailed(PrologGoalError):
+    """A game against a machine defender met an error in Prolog (a
+    predicate of the domain's that raised one, a Prolog process that
+    died; the message says which); ``record`` holds the moves made until
+    then (its result ``error``)."""
+
+    def __init__(self, message: str, record: GameRecord):
+        super().__init__(message)
+        self.record = record
+
+
 class AdvicePlayer:
     """Plays a loaded table over its domain, in compiled or interpreted mode."""
 
@@ -162,8 +175,9 @@ class AdvicePlayer:
         table has made, each time they are more. ``human`` asks a person
         for each reply through ``ask`` (refusing bad input with the
         reason) and reports through ``say``. A game against a machine
-        that Ctrl-C or a limit stops raises :class:`GameInterrupted` or
-        :class:`GamePastLimit`, with the moves made until then.
+        that Ctrl-C, a limit or an error stops raises
+        :class:`GameInterrupted`, :class:`GamePastLimit` or
+        :class:`GameFailed`, with the moves made until then.
         """
         if defender not in DEFENDERS:
             raise BadInput(f"unknown defender {defender!r}: choose {', '.join(DEFENDERS)}")
@@ -185,6 +199,8 @@ class AdvicePlayer:
             except SearchLimitError as limit:
                 raise GamePastLimit(str(limit),
                                     self._stopped_game(start, log, "past_limit")) from None
+            except PrologGoalError as error:
+                raise GameFailed(str(error), self._stopped_game(start, log, "error")) from None
         game = self._game(start, data["result"], data["moves"])
         game.optimal, game.lost = data["optimal"], data["lost"]
         return game

@@ -151,7 +151,7 @@ def _ask_on_stderr(prompt: str) -> str:
 
 
 def cmd_play_table(args) -> None:
-    from engine.advice_play import GameInterrupted, GamePastLimit
+    from engine.advice_play import GameFailed, GameInterrupted, GamePastLimit
 
     if args.svg:
         _output_folder(args.svg, "--svg")
@@ -169,14 +169,17 @@ def cmd_play_table(args) -> None:
                                  move_limit=args.max_moves, ask=ask, say=say,
                                  progress=None if progress is None
                                  else (lambda moves: progress(moves, None)))
-    except (GameInterrupted, GamePastLimit) as stop:
+    except (GameInterrupted, GamePastLimit, GameFailed) as stop:
+        if not stop.record.moves:
+            raise       # before any move: told as any command's stop is
         raise _print_stopped_game(player, stop, args) from None
     _print_table_game(player, record, args, people=not args.json and defender != "human")
 
 
 def _print_stopped_game(player, stop, args) -> _Reported:
     """Print the moves of a game that stopped before its end; return how
-    the command ends: as interrupted (130) or past a limit (2)."""
+    the command ends: as interrupted (130), or past a limit or on an
+    error (2)."""
     interrupted = isinstance(stop, KeyboardInterrupt)
     if interrupted:
         ignore_ctrl_c()

@@ -230,6 +230,24 @@ def test_a_goal_that_raises_is_named_with_the_position(cli, folder):
         assert "foo" in run.err
 
 
+def test_a_game_that_meets_an_error_prints_the_game_so_far(cli, folder):
+    # the goal raises once the pile is below 15: the table's first moves
+    # from 30 sticks are played, then the game stops with the error
+    table = variant(folder, "nim_breaks_late", lambda source: source.replace(
+        "winning_for_mover(nim(S, _, _)) :-",
+        "winning_for_mover(nim(S, _, _)) :-\n    ( S < 15 -> _ is S + foo ; true ),", 1))
+    run = cli("play", str(table), "--position", "30", "--defender", "random", "--json")
+    assert run.code == 2
+    game = run.json()
+    assert (game["result"], game["us_moves"]) == ("error", 4)
+    # we leave 4k+1 sticks (29, 25, 21, 17), the seeded defender takes its share
+    assert game["moves"] == ["take 1", "take 1", "take 3", "take 2", "take 2", "take 1",
+                             "take 3", "take 3"]
+    assert game["error"].startswith("playing table nim: winning_for_mover/1 of nim_breaks_late "
+                                    "raised an error at 14: ")
+    assert run.err == f"advice: error: {game['error']}; the game so far (4 moves of the table):\n"
+
+
 # -- the engine holds no domain ---------------------------------------------------
 
 def shipped_domain_modules() -> set[str]:
