@@ -161,9 +161,10 @@ def cmd_play_table(args) -> None:
     if args.svg and not domain.is_chess:
         raise BadInput(f"--svg draws chess boards: {domain.module} is not a chess domain")
     defender = args.defender or ("perfect" if domain.perfect == "domain" else "random")
+    people = not args.json and defender != "human"
     ask, say = _talk(args.json)
     try:
-        with _progress_bar(enabled=not args.json and defender != "human" and sys.stderr.isatty(),
+        with _progress_bar(enabled=people and sys.stderr.isatty(),
                            label="moves of the table") as progress:
             record = player.play(args.position, defender, fen=args.fen, seed=args.seed,
                                  move_limit=args.max_moves, ask=ask, say=say,
@@ -173,7 +174,7 @@ def cmd_play_table(args) -> None:
         if not stop.record.moves:
             raise       # before any move: told as any command's stop is
         raise _print_stopped_game(player, stop, args) from None
-    _print_table_game(player, record, args, people=not args.json and defender != "human")
+    _print_table_game(player, record, args, people=people)
 
 
 def _print_stopped_game(player, stop, args) -> _Reported:
