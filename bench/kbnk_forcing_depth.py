@@ -170,9 +170,20 @@ class Positions:
         return depth
 
 
+#: The concepts the measures weigh, by name: those Concepts works out, in
+#: its order, known without setting anything up (to check --weigh at once).
+CONCEPTS = ("piece_hanging", "room", "room_weight", "room_step_weight", "room_area",
+            "secure_room", "secure_room_weight", "secure_room_step_weight", "secure_room_area",
+            "our_king_from_room", "our_king_far", "cage", "jam", "king_corner_steps",
+            "wrong_corner_steps", "kings_distance", "kings_steps", "knight_distance",
+            "bishop_distance", "king_edge_distance", "our_king_edge_distance",
+            "pieces_edge_distance")
+
+
 class Concepts:
-    """The concepts the measures weigh, as arrays over every index, each
-    worked out the first time it is asked for (``concepts["room"]``)."""
+    """The concepts the measures weigh (CONCEPTS), as arrays over every
+    index, each worked out the first time it is asked for
+    (``concepts["room"]``)."""
 
     def __init__(self, p: Positions):
         wk, bk, b, n = (p.sq[x] for x in ("wk", "bk", "b", "n"))
@@ -211,10 +222,7 @@ class Concepts:
             "our_king_edge_distance": lambda: edge[wk],
             "pieces_edge_distance": lambda: edge[b] + edge[n],
         }
-
-    def names(self) -> set[str]:
-        """The concepts this class computes."""
-        return set(self._work)
+        assert tuple(self._work) == CONCEPTS, "CONCEPTS names the concepts worked out here"
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self._known:
@@ -456,7 +464,7 @@ def depths_of(p: Positions, concepts: Concepts, won: np.ndarray, name: str, most
     cages, and five of them; with ``agree``, whether the measure is
     Prolog's (prolog_agreement)."""
     weights = {term: w for term, w in {**weights_of(name), **(weigh or {})}.items() if w}
-    unknown = sorted(set(weights) - concepts.names())
+    unknown = sorted(set(weights) - set(CONCEPTS))
     if unknown:
         sys.exit(f"measure {name} weighs {', '.join(unknown)}, which this script does not compute")
     measure = measure_values(concepts, weights)
@@ -495,6 +503,9 @@ def main() -> None:
         concept, _, weight = given.partition("=")
         if not weight.lstrip("-").isdigit():
             parser.error(f"--weigh {given}: give CONCEPT=WEIGHT, the weight an integer")
+        if concept not in CONCEPTS:
+            parser.error(f"--weigh {given}: {concept} is not a concept of this script "
+                         f"(its concepts: {', '.join(CONCEPTS)})")
         weigh[concept] = int(weight)
     if args.agree and weigh:
         parser.error("--agree checks the shipped measure as it is: give no --weigh with it")

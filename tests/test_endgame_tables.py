@@ -226,6 +226,12 @@ def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     (["--agree", "5", "--measure", "triangle_first"],
      "--agree checks the shipped measure: give --measure shipped with it"),
     (["--weigh", "jam"], "--weigh jam: give CONCEPT=WEIGHT, the weight an integer"),
+    (["--weigh", "jams=5"],
+     "--weigh jams=5: jams is not a concept of this script (its concepts: piece_hanging, room, "
+     "room_weight, room_step_weight, room_area, secure_room, secure_room_weight, "
+     "secure_room_step_weight, secure_room_area, our_king_from_room, our_king_far, cage, jam, "
+     "king_corner_steps, wrong_corner_steps, kings_distance, kings_steps, knight_distance, "
+     "bishop_distance, king_edge_distance, our_king_edge_distance, pieces_edge_distance)"),
     (["--depth", "0"], "--depth 0: a tree of 1 to 60 moves"),
 ])
 def test_the_kbnk_depth_bench_refuses_what_it_cannot_do_before_it_starts(args, refusal):
