@@ -757,7 +757,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1,
                    help="worker processes, at most the number of cores")
     p.add_argument("--force", action="store_true", help="allow more workers than cores")
-    _cluster_options(p, batch=True)
+    p.add_argument("--batch", type=int, metavar="N",
+                   help="start positions in one slice: one job of a worker, kept whole by "
+                   "--checkpoint, one Ray task on a cluster (default 250)")
+    _cluster_options(p)
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")
     p.add_argument("--checkpoint", metavar="FILE",
@@ -781,7 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1,
                    help="submissions graded at once, each in a process of its own (at most "
                    "the number of cores, unless on a cluster)")
-    _cluster_options(p, batch=False)
+    _cluster_options(p)
     p.add_argument("--report", metavar="DIR",
                    help="write STUDENT.json (Gradescope's results.json), STUDENT.md, "
                    "summary.csv and summary.md into DIR (made when missing)")
@@ -963,17 +966,12 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M or 4G)") from None
 
 
-def _cluster_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
+def _cluster_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cluster", choices=["ray"],
                    help="run the workers on Ray (pip install 'advice[cluster]'): on the "
                    "cluster at --address or RAY_ADDRESS, else on a Ray started for the run")
     p.add_argument("--address", metavar="HOST:PORT",
                    help="the Ray cluster to join (default: RAY_ADDRESS)")
-    if batch:
-        from engine.cluster import BATCH
-
-        p.add_argument("--batch", type=int, default=BATCH, metavar="N",
-                       help=f"start positions in one Ray task (default {BATCH})")
 
 
 def _gib(size: int | None) -> str:

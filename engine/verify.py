@@ -32,6 +32,8 @@ from engine.tables import LoadedTable, load_table
 from engine.workers import WorkerPool, peak_memory
 
 DEFENDERS = ("perfect", "all", "random")
+#: the start positions in one slice, unless the command gives --batch: a
+#: worker's job, a checkpoint's unit, and on a cluster one Ray task (BATCH)
 SLICE = 250
 #: the time limit of one slice (unless the command gives --time-limit)
 SLICE_SECONDS = 3600.0
@@ -278,14 +280,16 @@ def _slice_words(bounds: tuple[int, int]) -> str:
 def verify(job: VerifyJob, workers: int = 1,
            progress: Callable[[int, int], None] | None = None, *,
            force: bool = False, cluster: str | None = None, address: str | None = None,
-           batch: int = BATCH, checkpoint: str | os.PathLike | None = None) -> dict:
+           batch: int | None = None, checkpoint: str | os.PathLike | None = None) -> dict:
     """Verify a table; returns the merged report (see :func:`merge`).
 
-    ``progress(done, total)`` is called as slices finish. More workers
-    than cores are refused unless ``force``. With ``cluster="ray"`` the
-    workers are Ray actors (on the cluster at ``address``, else
-    ``RAY_ADDRESS``, else on a Ray started here for the run), sent
-    slices of ``batch`` positions, and the report gains ``cluster``
+    The start positions go to the workers in slices of ``batch``
+    positions (default :data:`SLICE`, on a cluster
+    :data:`engine.cluster.BATCH`). ``progress(done, total)`` is called as
+    slices finish. More workers than cores are refused unless ``force``.
+    With ``cluster="ray"`` the workers are Ray actors (on the cluster at
+    ``address``, else ``RAY_ADDRESS``, else on a Ray started here for the
+    run), and the report gains ``cluster``
     (see :class:`engine.cluster.ClusterFigures`). With ``checkpoint`` (a
     file, see :mod:`engine.checkpoint`) each finished slice is kept there,
     the slices an earlier run kept are not verified again, and the report
@@ -297,7 +301,7 @@ def verify(job: VerifyJob, workers: int = 1,
     if workers < 1:
         raise BadInput(f"--workers must be at least 1, not {workers}")
     make_pool = pool_for(cluster, address)
-    if batch < 1:
+    if batch is not None and batch < 1:
         raise BadInput(f"--batch must be at least 1, not {batch}")
     if workers > cores and not force and cluster is None:
         raise BadInput(f"--workers {workers} is more than the {cores} cores here (each worker "
@@ -324,7 +328,7 @@ def verify(job: VerifyJob, workers: int = 1,
         table, domain, count, population = prepare(job)  # checks all before any worker starts
         chosen = _chosen_starts(job)
         job = _with_defender(job, domain)
-        size = SLICE if cluster is None else batch
+        size = batch or (SLICE if cluster is None else BATCH)
         slices = [(a, min(a + size, count)) for a in range(0, count, size)]
         done = 0
         if checkpoint is not None:

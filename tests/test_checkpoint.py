@@ -208,3 +208,19 @@ def test_the_report_says_what_earlier_runs_verified(cli, tmp_path):
     # the same report, the resumed line aside (the first line gives the seconds)
     resumed = [line for line in second.out.splitlines()[1:] if "resumed from" not in line]
     assert resumed == first.out.splitlines()[1:]
+
+
+def test_batch_sets_the_slices_of_a_run_here(cli, tmp_path):
+    # slices of 10 of 30 starts: the checkpoint keeps three, and the
+    # proof is the one a single slice gives
+    path = tmp_path / "krk.checkpoint"
+    sliced = cli("verify", KRK, "--defender", "all", "--sample", "30", "--seed", "1",
+                 "--batch", "10", "--checkpoint", str(path), "--json")
+    whole = cli("verify", KRK, "--defender", "all", "--sample", "30", "--seed", "1", "--json")
+    assert (sliced.code, whole.code) == (0, 0)
+    assert [json.loads(line).get("bounds") for line in path.read_text().splitlines()[1:]] == [
+        [0, 10], [10, 20], [20, 30]]
+    assert ({key: json.loads(sliced.out)[key] for key in SAME}
+            == {key: json.loads(whole.out)[key] for key in SAME})
+    refused = cli("verify", KRK, "--sample", "5", "--batch", "0")
+    assert (refused.code, refused.err) == (2, "advice: error: --batch must be at least 1, not 0\n")
