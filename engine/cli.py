@@ -758,8 +758,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes, at most the number of cores")
     p.add_argument("--force", action="store_true", help="allow more workers than cores")
     p.add_argument("--batch", type=int, metavar="N",
-                   help="start positions in one slice: one job of a worker, kept whole by "
-                   "--checkpoint, one Ray task on a cluster (default 250)")
+                   help="start positions in one slice (default: 250): a worker's Prolog job, "
+                   "the unit --checkpoint keeps, one Ray task with --cluster; against "
+                   "--defender random each slice seeds the defender, so the games depend on it")
     _cluster_options(p)
     p.add_argument("--max-moves", type=int, default=100,
                    help="a game longer than this many moves of the table fails")

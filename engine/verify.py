@@ -333,7 +333,7 @@ def verify(job: VerifyJob, workers: int = 1,
         done = 0
         if checkpoint is not None:
             kept = Checkpoint.open(checkpoint, identity(
-                _run_options(job, domain, count, population), _run_sources(job)))
+                _run_options(job, domain, count, population, size), _run_sources(job)))
             parts.extend(kept.parts)
             slices, done = kept.remaining(count, size), kept.positions_done
         if progress and done:  # the slices earlier runs finished
@@ -357,13 +357,18 @@ def verify(job: VerifyJob, workers: int = 1,
     return report()
 
 
-def _run_options(job: VerifyJob, domain: Domain, count: int, population: int) -> dict:
+def _run_options(job: VerifyJob, domain: Domain, count: int, population: int,
+                 size: int) -> dict:
     """What a checkpoint's run is, beside its Prolog sources: the job's
     options (not the table's file name: a copy of the table resumes it)
-    and its counts of start positions."""
+    and its counts of start positions; against the random defender also
+    the slices' ``size``, for each slice seeds the defender with the seed
+    plus its first start, so that other slices play other games."""
     options = asdict(job)
     del options["table_path"]
     options["positions"] = job.positions or domain.start_sets[0]
+    if job.defender == "random":
+        options["slice"] = size
     return {**options, "chosen": count, "population": population}
 
 

@@ -224,3 +224,16 @@ def test_batch_sets_the_slices_of_a_run_here(cli, tmp_path):
             == {key: json.loads(whole.out)[key] for key in SAME})
     refused = cli("verify", KRK, "--sample", "5", "--batch", "0")
     assert (refused.code, refused.err) == (2, "advice: error: --batch must be at least 1, not 0\n")
+
+
+def test_a_random_defenders_checkpoint_keeps_its_slices(cli, tmp_path):
+    # each slice seeds the random defender, so a run in other slices plays
+    # other games and may not go on from this one
+    path = tmp_path / "krk.checkpoint"
+    args = ["verify", KRK, "--defender", "random", "--sample", "10", "--seed", "1",
+            "--checkpoint", str(path)]
+    assert cli(*args, "--batch", "5").code == 0
+    assert cli(*args, "--batch", "5").code == 0
+    other = cli(*args)
+    assert other.code == 2
+    assert other.err.startswith(f"advice: error: {path}: the checkpoint of another run")
