@@ -68,6 +68,16 @@ def prolog_processes(pid: int) -> list[int]:
     return [child for child in descendants(pid) if b"spawn_main" in commands.get(child, b"")]
 
 
+def prolog_processes_until_exit(proc: subprocess.Popen, within: float) -> set[int]:
+    """Every process prolog_processes() finds under ``proc`` while it runs
+    (for at most ``within`` seconds)."""
+    seen, deadline = set(), time.monotonic() + within
+    while proc.poll() is None and time.monotonic() < deadline:
+        seen.update(prolog_processes(proc.pid))
+        time.sleep(0.02)
+    return seen
+
+
 def gone(pids: list[int], within: float) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -148,9 +158,7 @@ def test_ctrl_c_at_any_moment_ends_verify_with_a_report():
         children = set(prolog_processes(proc.pid))
         os.killpg(proc.pid, signal.SIGINT)
         sent = time.monotonic()
-        while proc.poll() is None and time.monotonic() - sent < 5:  # a worker starting now
-            children.update(prolog_processes(proc.pid))
-            time.sleep(0.02)
+        children |= prolog_processes_until_exit(proc, 5)  # a worker starting now
         out, err = proc.communicate(timeout=30)
         assert time.monotonic() - sent < 5, err
         assert proc.returncode == 130, err
@@ -371,10 +379,7 @@ def test_a_worker_that_dies_names_its_positions(halting_nim):
     proc = start("verify", str(halting_nim), "--defender", "all", "--workers", "2", "--trusted")
     # the worker ends on its own: the Prolog processes are those seen while
     # the command runs, each to be gone once it has ended
-    children, deadline = set(), time.monotonic() + 60
-    while proc.poll() is None and time.monotonic() < deadline:
-        children.update(prolog_processes(proc.pid))
-        time.sleep(0.05)
+    children = prolog_processes_until_exit(proc, 60)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
     assert err.split("\n", 1)[1] == ("advice: error: a worker process ended (a knowledge base "
