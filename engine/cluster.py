@@ -26,6 +26,11 @@ Ray choosing the node. Whatever ends a piece is its result, and a task
 is never run again (a submission that crashes its worker loses its
 points, as it does locally).
 
+A Ray the pool starts itself listens on **loopback only** (every
+service bound to 127.0.0.1, no dashboard; see :func:`_loopback`): its
+ports take no password, and other machines must not reach them. A
+cluster given by ``--address`` (or ``RAY_ADDRESS``) is used as it is.
+
 Ray is an optional extra (``pip install 'advice[cluster]'``); without it
 the pool raises :class:`engine.prolog.BadInput` saying how to install it.
 """
@@ -33,6 +38,7 @@ the pool raises :class:`engine.prolog.BadInput` saying how to install it.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import sys
 from dataclasses import dataclass
@@ -107,6 +113,44 @@ def _as_here(limits: Limits, trusted: bool, folder: str) -> None:
                        f"{os.uname().nodename}: run it from a folder every node shares") from None
 
 
+#: the one address a Ray started here listens on
+LOOPBACK = "127.0.0.1"
+
+
+@contextlib.contextmanager
+def _loopback(ray) -> Iterator[None]:
+    """While a local Ray starts: its node on loopback, every service
+    bound to 127.0.0.1.
+
+    Ray (2.x) binds its gRPC servers (GCS, raylet, object manager, every
+    worker's) to 127.0.0.1 only when the node's address is 127.0.0.1,
+    else to all interfaces; but ``ray.init(_node_ip_address="127.0.0.1")``
+    alone is turned into the machine's network address
+    (``services.resolve_ip_for_localhost``), unless Ray's
+    "clusters disabled" setting holds (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``,
+    Ray's default on macOS and Windows, where it keeps a local Ray on
+    loopback). So that setting holds while Ray starts: in this process
+    (``ray_constants``, read when ray was imported) and in the environment
+    its processes inherit. It is put back afterwards, for a later
+    ``--address`` in the same process, which needs the node's own
+    address.
+    """
+    from ray._private import ray_constants
+
+    name = ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR
+    saved_env, saved_flag = os.environ.get(name), ray_constants.ENABLE_RAY_CLUSTER
+    os.environ[name] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        if saved_env is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = saved_env
+
+
 class PrologActor:
     """One Ray actor: a process with a Prolog of its own, set up once."""
 
@@ -147,8 +191,8 @@ class RayPool:
     """``n`` Ray actors running ``work`` on batches of pieces (see the module).
 
     ``address`` is a Ray cluster's (else ``RAY_ADDRESS``, else a local
-    Ray instance that the pool starts and stops; a Ray this process has
-    already joined is used as it is). With ``isolated``, every piece runs
+    Ray instance on loopback that the pool starts and stops; a Ray this
+    process has already joined is used as it is). With ``isolated``, every piece runs
     in a fresh process, ``deadline`` and ``describe`` as in an isolated
     WorkerPool (see the module), and an ``exchange`` (not with
     ``isolated``) passes what actors found on to the others, as in a
@@ -208,9 +252,19 @@ class RayPool:
             except (ConnectionError, RuntimeError, ValueError) as error:
                 raise BadInput(f"cannot join the Ray cluster at {self.address}: "
                                f"{error}") from None
-        else:  # a new Ray of our own, even where one runs already
-            ray.init(address="local", num_cpus=self.n, include_dashboard=False,
-                     logging_level="ERROR", log_to_driver=False)
+        else:  # a new Ray of our own, even where one runs already, on loopback
+            with _loopback(ray):
+                ray.init(address="local", num_cpus=self.n, include_dashboard=False,
+                         _node_ip_address=LOOPBACK, logging_level="ERROR",
+                         log_to_driver=False)
+            self._started = True
+            node = ray.get_runtime_context().gcs_address.rsplit(":", 1)[0].strip("[]")
+            if not ipaddress.ip_address(node).is_loopback:
+                # a Ray that bound otherwise is not left open to other machines
+                raise BadInput(f"the Ray started here registered its node on {node}, "
+                               f"not on loopback ({LOOPBACK}), so its unauthenticated "
+                               "ports would be open to other machines: start a Ray "
+                               "yourself and give its --address")
         self._started = True
 
     def _new_actor(self):
