@@ -43,8 +43,9 @@ from advice.errors import AdviceError, AdviceFileError, render_diagnostics  # no
 from engine.lint import DEFAULT_POSITIONS  # noqa: E402
 from engine.prolog import (  # noqa: E402
     DEFAULT_INFERENCES, DEFAULT_MEMORY, DEFAULT_SECONDS, BadInput, EngineError,
-    configure_limits, kb_path, trust_user_files,
+    configure_limits, end_session, kb_path, trust_user_files,
 )
+from engine import sandbox  # noqa: E402
 from engine.prolog_process import ignore_ctrl_c  # noqa: E402
 
 EXIT_BAD_INPUT = 2
@@ -60,6 +61,9 @@ class Failure(Exception):
 
 
 def _print_json(data) -> None:
+    wall = sandbox.announced()
+    if isinstance(data, dict) and wall is not None and not wall["complete"]:
+        data = {**data, "wall": wall}
     print(json.dumps(data, indent=2))
 
 
@@ -990,8 +994,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_limits(seconds=args.time_limit, inferences=args.inference_limit,
                          memory=args.memory_limit or DEFAULT_MEMORY)
         if args.trusted:
-            print("advice: --trusted: your Prolog files are loaded unchecked; "
-                  "whatever they say runs", file=sys.stderr)
+            print("advice: --trusted: your Prolog files are loaded unchecked and outside "
+                  "the wall; whatever they say runs", file=sys.stderr)
         trust_user_files(args.trusted)
         args.func(args)
         sys.stdout.flush()  # a reader that went away is found here, not at exit
@@ -1027,6 +1031,7 @@ def run() -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError):
                 stream.flush()
+        end_session()  # os._exit runs no atexit: the Prolog process and its folder
         os._exit(code)
     sys.exit(code)
 

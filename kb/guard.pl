@@ -21,7 +21,9 @@ these holds:
     style_check/1, and set_prolog_flag/2 of `double_quotes` (local to
     the module), `optimise` or `generate_debug_info` (local to the
     file). These declare how the file is read and what it defines;
-    none runs a goal of the file. Everything else is refused, in
+    none runs a goal of the file (a table/1 declaration may name no
+    answer-subsumption mode that calls a predicate, lattice(PI) or
+    po(PI): only index, first, last, min, max and sum). Everything else is refused, in
     particular initialization/1,2, `if/1` (conditional compilation
     calls its goal), and whatever loads another file (consult/1,
     include/1, ensure_loaded/1, load_files/2, `[File]`, use_module/1,2
@@ -42,8 +44,15 @@ checks a goal *and the code it calls*, which must be loaded; the file
 is not. So the file's predicates are first made known without their
 code: every head the file defines becomes a *stub*, a fact with
 general arguments, in a temporary module that imports the same
-libraries the file does. Then each body is walked with its source
-positions:
+libraries the file does.
+
+What is checked is what will run: each clause is first expanded as the
+compiler will expand it (expand_term/4 in the temporary module: grammar
+rules, dict functional notation, which turns `X = Dict.f(A)` into a call
+of './3', goal expansion), and a clause whose expansion raises an error
+is refused. A directive holding functional notation is refused (the
+compiler would turn it into goals that run at load time). Then each
+body is walked with its source positions:
 
   - control constructs (`,` `;` `->` `*->` `\+`) are walked through;
   - a call of one of the file's own predicates is fine (its own
@@ -53,17 +62,35 @@ positions:
     goal arguments walked as bodies (closures extended with their
     extra arguments, yall lambdas opened), and is itself checked with
     safe_goal/1 with those arguments replaced by a harmless stub;
+  - a goal must name a built-in, a predicate of one of SWI-Prolog's
+    libraries or one that a shipped library the file loads exports:
+    a predicate nothing defines when the file is checked is an
+    offence ("it is not defined in this file nor by an allowed
+    library"), for the engine may define it later (its modules load
+    after the guard, and a call the file's module does not define is
+    resolved in `user`); so is a predicate of one of the engine's own
+    modules, which a knowledge base would reach through `user`. A file
+    with a term_expansion/2,4 of its own may define more when it
+    loads: its calls of predicates nothing defines are checked again
+    once it has loaded, and refused unless the file defined them;
+  - output that may call a goal is refused: print/1,2 and the format
+    directive `~p` (user:portray/1 hooks), write_term/2,3,
+    term_string/3 and `~W` unless every option is on a white list of
+    options that only write (harmless_write_options/1; not
+    portray_goal/1, portray(true), ...), format/1,2,3, debug/3 and
+    print_message/2 of a format only known at run time, and
+    print_message/2 of anything but format(Format, Args);
+    functions on dicts other than the built-in get and put;
   - any other goal is checked with safe_goal/1 in the temporary
     module: the sandbox's white list of built-ins, and the library
-    code it reaches, transitively. A predicate no module defines is
-    not an offence (calling it raises an existence error);
+    code it reaches, transitively;
   - `M:Goal` is allowed when M is the file's own module or the module
     of an allowed library; assert/retract only into the file's own
     module, only facts (the sandbox's rule), and never of
     term_expansion/2,4 or goal_expansion/2,4.
 
 Besides the sandbox's list, writing to the *current* output (write/1,
-print/1, nl/0, tab/1, ...) is allowed, so that a game can draw a
+writeq/1, nl/0, tab/1, ...) is allowed, so that a game can draw a
 position with with_output_to/2; writing to a named stream, opening
 files, shell/1, process_create/3, halt/0,1, setenv/2, thread_create/3,
 nb_setval/2 (global variables are shared with the engine), flags other
@@ -105,13 +132,17 @@ line of defence.
           erase(Ref)).
 :- use_module(library(modules), [in_temporary_module/3]).
 :- use_module(library(readutil), [read_file_to_string/3]).
+:- use_module(library(prolog_format), [format_spec/2]).
 :- use_module(job_io, [json_string/2, message_text/2]).
 :- use_module(library(lists), [append/2, append/3, list_to_set/2, member/2, nth1/3]).
-:- use_module(library(apply), [maplist/3, maplist/4, foldl/4]).
+:- use_module(library(apply), [maplist/3, maplist/4, foldl/4, include/3, exclude/3, partition/4]).
 :- use_module(library(yall)).
 :- use_module(bridge, [load_kb/4, taken_module_name/3]).
 
 :- dynamic
+    advice_import/2,            % Tmp, Module: the file checked in Tmp loads Module
+    expands_itself/1,           % Tmp: the file checked in Tmp has a term_expansion/2,4
+    expanding/0,                % the guard expands a term as the compiler will
     watching/2,                 % File, Ctx: a guarded load is under way
     checked/1,                  % Sha: a term read and found clean
     late_offence/1.             % offence(Line, Column, Text) found while loading
@@ -153,11 +184,14 @@ library_module(yall, yall).
 
 % Writing to the current output is harmless (with_output_to/2 captures
 % it); the sandbox leaves these to its host (pengines declares them).
+% Not print/1, which calls user:portray/1 hooks, and write_term/2 only
+% with options of the white list (harmless_write_options/1): library
+% code that calls it with options it was given is refused.
 sandbox:safe_primitive(system:write(_)).
 sandbox:safe_primitive(system:writeq(_)).
-sandbox:safe_primitive(system:print(_)).
 sandbox:safe_primitive(system:write_canonical(_)).
-sandbox:safe_primitive(system:write_term(_, _)).
+sandbox:safe_primitive(system:write_term(_, Options)) :-
+    harmless_write_options(Options).
 sandbox:safe_primitive(system:nl).
 sandbox:safe_primitive(system:tab(_)).
 sandbox:safe_primitive(system:put_char(_)).
@@ -205,6 +239,86 @@ control((_ -> _)).
 control((_ *-> _)).
 control(\+ _).
 
+%!  harmless_write_options(@Options) is semidet.
+%
+%   Options is a proper list of write options that write a term and
+%   call nothing: not portray_goal(_), portray(true) or portrayed(true)
+%   (user:portray/1 hooks), attributes(portray) or blobs(portray). An
+%   option only known at run time is not harmless.
+
+harmless_write_options(Options) :-
+    is_list(Options),
+    maplist(harmless_write_option, Options).
+
+harmless_write_option(Option) :-
+    nonvar(Option),
+    write_option(Option).
+
+write_option(quoted(B)) :- boolean(B).
+write_option(ignore_ops(B)) :- boolean(B).
+write_option(dotlists(B)) :- boolean(B).
+write_option(brace_terms(B)) :- boolean(B).
+write_option(numbervars(B)) :- boolean(B).
+write_option(character_escapes(B)) :- boolean(B).
+write_option(character_escapes_unicode(B)) :- boolean(B).
+write_option(quote_non_ascii(B)) :- boolean(B).
+write_option(cycles(B)) :- boolean(B).
+write_option(fullstop(B)) :- boolean(B).
+write_option(nl(B)) :- boolean(B).
+write_option(no_lists(B)) :- boolean(B).
+write_option(partial(B)) :- boolean(B).
+write_option(portray(false)).
+write_option(portrayed(false)).
+write_option(max_depth(N)) :- var_or_integer(N).
+write_option(priority(N)) :- var_or_integer(N).
+write_option(spacing(S)) :- nonvar(S), memberchk(S, [standard, next_argument]).
+write_option(back_quotes(B)) :- nonvar(B), memberchk(B, [codes, chars, string, symbol_char]).
+write_option(attributes(A)) :- nonvar(A), memberchk(A, [ignore, dots, write]).
+write_option(variable_names(_)).
+
+% The functions on dicts that are built in; any other calls a
+% predicate of the module that the dict's tag names.
+dict_built_in(get(_)).
+dict_built_in(put(_)).
+dict_built_in(put(_, _)).
+
+var_or_integer(N) :- var(N), !.
+var_or_integer(N) :- integer(N).
+
+% The names of the write options a knowledge base may give, for messages.
+write_option_names(Text) :-
+    findall(Name, ( clause(write_option(Option), _),
+                    (   ground(Option)
+                    ->  format(string(Name), "~q", [Option])
+                    ;   functor(Option, Name, _)
+                    ) ), Names0),
+    list_to_set(Names0, Names),
+    atomic_list_concat(Names, ', ', Text).
+
+%!  table_mode(@Mode) is semidet.
+%
+%   Mode may be an argument of a mode-directed `table` declaration: it
+%   indexes or keeps the first, last, least, greatest or the sum of the
+%   answers, and calls nothing (lattice(PI) and po(PI) call PI on the
+%   answers; so does any mode the white list does not name).
+
+table_mode(Mode) :- var(Mode), !.
+table_mode(Mode) :- atom(Mode), memberchk(Mode, [index, first, last, min, max, sum, '-', '+']).
+
+% Options of `table Spec as Options` that change how answers are kept
+% and call nothing.
+table_option(Option) :-
+    atom(Option),
+    memberchk(Option, [variant, subsumptive, incremental, opaque, dynamic, monotonic,
+                       lazy, shared, private]).
+table_option(Option) :-
+    compound(Option),
+    compound_name_arity(Option, Name, 1),
+    memberchk(Name, [max_answers, subgoal_abstract, answer_abstract, max_answer_size,
+                     max_subgoal_size]),
+    arg(1, Option, N),
+    integer(N).
+
 		 /*******************************
 		 *          THE CHECK           *
 		 *******************************/
@@ -219,7 +333,17 @@ control(\+ _).
 %   against the modules loaded in this Prolog.
 
 check_file(File, Offences) :-
-    in_temporary_module(Tmp, true, file_report(File, Tmp, _, _, Offences)).
+    in_checking_module(Tmp, ( file_report(File, Tmp, _, _, Offences0),
+                              pending_calls(Offences0, Offences, _) )).
+
+% in_temporary_module/3 with the facts about the module removed after.
+in_checking_module(Tmp, Goal) :-
+    in_temporary_module(Tmp, true,
+                        call_cleanup(guard:Goal, guard:forget(Tmp))).
+
+forget(Tmp) :-
+    retractall(advice_import(Tmp, _)),
+    retractall(expands_itself(Tmp)).
 
 %!  check_file_json(+File, -Json) is det.
 %
@@ -241,10 +365,34 @@ file_report(File, Tmp, Self, Checked, Offences) :-
                        close(In)),
     file_module(Items, Self),
     stub_predicates(Items, Self, Tmp),
+    (   member(item(Term, _, _, _, _), Items),
+        defines(Term, Self, term_expansion/Arity),
+        memberchk(Arity, [2, 4])
+    ->  assertz(expands_itself(Tmp))
+    ;   true
+    ),
     Ctx = ctx(Tmp, Self, File),
     foldl(item_offences(Ctx, Text), Items, Found, []),
-    in_file_order(Found, Offences),
+    in_file_order(Found, Offences0),
+    undefined_calls(Offences0, Items, Tmp, Offences),
     findall(Sha, member(item(_, Sha, _, _, _), Items), Checked).
+
+% undefined_calls(+Offences0, +Items, +Tmp, -Offences): a call of a
+% predicate that nothing defines is an offence, but not when the file
+% has a syntax error (the clause that could not be read may define it),
+% and only once the file has loaded when the file has a term_expansion/2,4
+% of its own (what it makes may define it): then the offence stays
+% pending(PI, Message) for load_guarded/4.
+undefined_calls(Offences0, Items, Tmp, Offences) :-
+    (   memberchk(offence(_, _, _), Items)
+    ->  exclude([offence(_, _, Text)]>>(Text = pending(_, _)), Offences0, Offences)
+    ;   expands_itself(Tmp)
+    ->  Offences = Offences0
+    ;   maplist(settled, Offences0, Offences)
+    ).
+
+settled(offence(L, C, pending(_, Text)), offence(L, C, Text)) :- !.
+settled(Offence, Offence).
 
 		 /*******************************
 		 *            READING           *
@@ -316,7 +464,13 @@ directive_effect(Directive, _, Tmp, DQ, DQ, Tail, Tail) :-
     library_import(Directive, Spec, Imports),
     allowed_spec(Spec),
     !,
-    catch(Tmp:use_module(Spec, Imports), _, true).
+    catch(Tmp:use_module(Spec, Imports), _, true),
+    (   Spec = advice(_),
+        catch(absolute_file_name(Spec, File, [file_type(prolog), access(read)]), _, fail),
+        module_property(Module, file(File))
+    ->  assertz(advice_import(Tmp, Module))
+    ;   true
+    ).
 directive_effect(_, _, _, DQ, DQ, Tail, Tail).
 
 % library_import(+Directive, -Spec, -Imports): Directive loads Spec, a
@@ -457,10 +611,82 @@ term_offence((:- Directive), Pos, Order, Ctx, At) :-
 term_offence((?- Directive), Pos, Order, Ctx, At) :-
     !,
     term_offence((:- Directive), Pos, Order, Ctx, At).
-term_offence(Term, Pos, _, Ctx, At) :-
+term_offence(Term, Pos, Order, Ctx, At) :-
+    expanded(Term, Pos, Ctx, Expanded),
+    (   Expanded = refused(Message)
+    ->  At = at(Pos, Message)
+    ;   member(Clause-CPos, Expanded),
+        expanded_offence(Clause, CPos, Order, Ctx, At)
+    ).
+
+% expanded(+Term, +Pos, +Ctx, -Expanded): Term expanded as the compiler
+% will expand it (term_expansion/2,4 and goal_expansion/2,4 hooks of
+% the modules it sees, grammar rules, dict functional notation, in the
+% temporary module that stands for the file's): a list of Clause-Pos,
+% or refused(Message) when the expansion raises an error.
+expanded(Term, Pos, ctx(Tmp, _, _), Expanded) :-
+    catch(setup_call_cleanup(start_expanding(Tmp, Old),
+                             once(expand_term(Term, Pos, Clauses, CPos)),
+                             stop_expanding(Old)),
+          Error, true),
+    (   var(Error)
+    ->  expanded_list(Clauses, CPos, Expanded)
+    ;   message_text(Error, Text),
+        format(string(Message),
+               "a clause that cannot be expanded as the compiler will is not allowed \c
+                in a knowledge base (~w)", [Text]),
+        Expanded = refused(Message)
+    ).
+
+start_expanding(Tmp, Old) :-
+    '$set_source_module'(Old, Tmp),
+    asserta(expanding).
+
+stop_expanding(Old) :-
+    '$set_source_module'(Old),
+    (   retract(expanding) -> true ; true ).
+
+expanded_list(Clauses, Pos, Expanded) :-
+    is_list(Clauses),
+    !,
+    (   nonvar(Pos), Pos = list_position(_, _, Poss, none), is_list(Poss),
+        same_length(Poss, Clauses)
+    ->  true
+    ;   same_length(Poss, Clauses)
+    ),
+    maplist([C, P, C-P]>>true, Clauses, Poss, Expanded).
+expanded_list(Clause, Pos, [Clause-Pos]).
+
+% expanded_offence(+Clause, +Pos, +Order, +Ctx, -At) is nondet: a term
+% the compiler will compile, from expanding one of the file.
+expanded_offence(Clause, _, _, _, _) :-
+    var(Clause), !, fail.
+expanded_offence('$source_location'(_, _):Clause, Pos, Order, Ctx, At) :-
+    !,
+    expanded_offence(Clause, Pos, Order, Ctx, At).
+expanded_offence((:- non_terminal(_)), _, _, _, _) :-
+    !,
+    fail.
+expanded_offence((:- Directive), Pos, Order, Ctx, At) :-
+    !,
+    sub_pos(Pos, 1, DPos),
+    directive_offence(Directive, DPos, Order, Ctx, At).
+expanded_offence(Term, Pos, _, Ctx, At) :-
     clause_parts(Term, Pos, Module, Head, HPos, Body, BPos),
     (   head_offence(Module, Head, HPos, Ctx, At)
     ;   goal_offence(Body, BPos, Ctx, At)
+    ).
+
+% functional_notation(@Term): Term holds dict functional notation
+% (`Dict.Key`, read as a '.'/2 term), which the compiler turns into
+% calls of './3'.
+functional_notation(Term) :-
+    compound(Term),
+    (   compound_name_arity(Term, '.', 2)
+    ->  true
+    ;   arg(_, Term, Arg),
+        functional_notation(Arg)
+    ->  true
     ).
 
 % clause_parts(+Term, +Pos, -Module, -Head, -HeadPos, -Body, -BodyPos):
@@ -519,6 +745,11 @@ directive_offence(Directive, Pos, _, _, at(Pos, Message)) :-
     var(Directive),
     !,
     Message = "a directive only known at run time is not allowed in a knowledge base".
+directive_offence(Directive, Pos, _, _, at(Pos, Message)) :-
+    functional_notation(Directive),
+    !,
+    Message = "dict functional notation (Dict.Key) in a directive is not allowed in a \c
+               knowledge base: the compiler turns it into goals that run when the file loads".
 directive_offence(Module:Directive, Pos, Order, Ctx, At) :-
     Ctx = ctx(_, Self, _),
     Module == Self,
@@ -547,6 +778,9 @@ directive_offence(Directive, Pos, _, _, at(Pos, Message)) :-
     directive_name(Directive, What),
     format(string(Message),
            "~w is not allowed in a knowledge base: it loads another file", [What]).
+directive_offence(table(Specs), Pos, _, _, at(Pos, Message)) :-
+    table_offence(Specs, Message),
+    !.
 directive_offence(Directive, Pos, _, ctx(_, Self, _), at(Pos, Message)) :-
     declaration(Directive),
     !,
@@ -597,6 +831,56 @@ directive_goal(Directive, Goal) :-
     arg(_, Directive, Arg),
     directive_goal(Arg, Goal).
 directive_goal(Goal, Goal).
+
+% table_offence(+Specs, -Message) is semidet: a table/1 declaration
+% with a mode or an option that calls a predicate, or that the white
+% lists (table_mode/1, table_option/1) do not name.
+table_offence(Specs, Message) :-
+    table_spec(Specs, Spec),
+    table_spec_offence(Spec, Message),
+    !.
+
+table_spec(Specs, _) :- var(Specs), !, fail.
+table_spec((A, B), Spec) :- !, ( table_spec(A, Spec) ; table_spec(B, Spec) ).
+table_spec(List, Spec) :- is_list(List), !, member(Spec0, List), table_spec(Spec0, Spec).
+table_spec(Spec, Spec).
+
+table_spec_offence(Spec, Message) :-
+    var(Spec),
+    !,
+    Message = "table/1 of a predicate only known at run time is not allowed in a \c
+               knowledge base".
+table_spec_offence(Spec as Options, Message) :-
+    !,
+    (   table_spec(Spec, Spec1),
+        table_spec_offence(Spec1, Message)
+    ->  true
+    ;   option_member(Option, Options),
+        \+ table_option(Option)
+    ->  format(string(Message),
+               "table/1 with the option ~q is not allowed in a knowledge base", [Option])
+    ).
+table_spec_offence(_:Spec, Message) :-
+    !,
+    table_spec_offence(Spec, Message).
+table_spec_offence(Name/Arity, _) :- atom(Name), integer(Arity), !, fail.
+table_spec_offence(Name//Arity, _) :- atom(Name), integer(Arity), !, fail.
+table_spec_offence(Head, Message) :-
+    compound(Head),
+    arg(_, Head, Mode),
+    \+ table_mode(Mode),
+    !,
+    functor(Head, Name, Arity),
+    format(string(Message),
+           "table/1 of ~q/~w with the mode ~q is not allowed in a knowledge base: \c
+            answer subsumption may call only the built-in modes (index, first, last, \c
+            min, max, sum)", [Name, Arity, Mode]).
+
+option_member(Option, Options) :-
+    var(Options), !, Option = Options.
+option_member(Option, (A, B)) :- !, ( option_member(Option, A) ; option_member(Option, B) ).
+option_member(Option, List) :- is_list(List), !, member(Option0, List), option_member(Option, Option0).
+option_member(Option, Option).
 
 module_offence(_, _, later, _, "module/2 is allowed only as the first term of a knowledge base").
 module_offence(Module, Exports, first, _, Message) :-
@@ -674,6 +958,33 @@ call_offence(Module, Goal, Pos, Ctx, At) :-
     database(Goal),
     !,
     database_offence(Module, Goal, Pos, Ctx, At).
+call_offence(Module, Goal, Pos, ctx(Tmp, _, _), at(Pos, Refusal)) :-
+    resolution(Module, Goal, Resolution),
+    Resolution \== library,
+    !,
+    goal_name(Goal, Name),
+    format(string(Message),
+           "~w is not allowed in a knowledge base: it is not defined in this file \c
+            nor by an allowed library", [Name]),
+    (   Resolution == undefined,
+        Module == Tmp
+    ->  functor(Goal, F, A),
+        Refusal = pending(F/A, Message)     % see undefined_calls/4
+    ;   Refusal = Message
+    ).
+call_offence(_, Goal, Pos, _, at(Pos, Message)) :-
+    output_offence(Goal, Message),
+    !.
+call_offence(_, '.'(_, Function, _), Pos, _, at(Pos, Message)) :-
+    callable(Function),
+    \+ atom(Function),
+    \+ dict_built_in(Function),
+    !,
+    functor(Function, Name, Arity),
+    format(string(Message),
+           "the function ~q/~w on a dict (Dict.~q(...)) is not allowed in a knowledge \c
+            base: it calls a predicate of the module the dict's tag names",
+           [Name, Arity, Name]).
 call_offence(Module, Goal, Pos, Ctx, At) :-
     catch(predicate_property(Module:Goal, meta_predicate(Spec)), _, fail),
     !,
@@ -683,7 +994,193 @@ call_offence(Module, Goal, Pos, Ctx, at(Pos, Message)) :-
     goal_name(Goal, Name),
     format(string(Message), "~w is not allowed in a knowledge base~w", [Name, Why]).
 
-% The goal arguments of a meta-predicate are checked as bodies; the
+% resolution(+Module, +Goal, -Resolution): Resolution is `library`
+% when Goal, called in Module, is a built-in, a predicate of a library
+% of SWI-Prolog's (whose code the sandbox checks), of the temporary
+% module, or one that a shipped library the file loads
+% (advice_library/1) exports; `undefined` when no module defines it
+% now (the engine may define it later: its own modules are loaded after
+% the guard, and a call the file's module does not define is resolved
+% in `user`); `engine` when it is a predicate of one of the engine's own
+% modules, which a knowledge base sees through `user`.
+resolution(Module, Goal, Resolution) :-
+    (   defined_in(Module, Goal, Impl)
+    ->  true
+    ;   catch('$define_predicate'(Module:Goal), _, fail),   % autoloads
+        defined_in(Module, Goal, Impl)
+    ->  true
+    ;   Impl = (-)
+    ),
+    (   Impl == (-)
+    ->  Resolution = undefined
+    ;   Impl == Module
+    ->  Resolution = library
+    ;   catch(module_property(Impl, class(Class)), _, fail),
+        memberchk(Class, [system, library])
+    ->  Resolution = library
+    ;   functor(Goal, Name, Arity),
+        advice_export(Module, Name/Arity)
+    ->  Resolution = library
+    ;   Resolution = engine
+    ).
+
+defined_in(Module, Goal, Impl) :-
+    catch(predicate_property(Module:Goal, defined), _, fail),
+    predicate_property(Module:Goal, implementation_module(Impl)).
+
+% advice_export(+Tmp, ?PI): PI is exported by a shipped library
+% (advice_library/1) that the file being checked in Tmp loads.
+advice_export(Tmp, PI) :-
+    advice_import(Tmp, Module),
+    module_property(Module, exports(PIs)),
+    memberchk(PI, PIs).
+
+% output_offence(+Goal, -Message) is semidet: Goal writes a term with
+% options, a format or a message that may call a goal or a portray
+% hook, or that is only known at run time.
+output_offence(Goal, Message) :-
+    output_goal(Goal, What),
+    output_refusal(What, Which, Why),
+    goal_name(Goal, Name),
+    format(string(Message), "~w~w is not allowed in a knowledge base~w",
+           [Name, Which, Why]).
+
+% output_goal(+Goal, -What): what an output predicate will do.
+output_goal(print(_), portray).
+output_goal(print(_, _), portray).
+output_goal(write_term(_, Options), options(Options)).
+output_goal(write_term(_, _, Options), options(Options)).
+output_goal(write_length(_, _, Options), options(Options)).
+output_goal(term_string(_, _, Options), options(Options)).
+output_goal(format(Format), format(Format, [])).
+output_goal(format(Format, Args), format(Format, Args)).
+output_goal(format(_, Format, Args), format(Format, Args)).
+output_goal(sformat(_, Format), format(Format, [])).
+output_goal(sformat(_, Format, Args), format(Format, Args)).
+output_goal(debug(_, Format, Args), format(Format, Args)).
+output_goal(print_message(_, Message), message(Message)).
+output_goal(message_to_codes(Message, _, _), message(Message)).
+
+% output_refusal(+What, -Which, -Why) is semidet: What is refused;
+% Which says which use of the predicate, Why why (either may be "").
+output_refusal(portray, "",
+               ": it calls user:portray/1 hooks (write/1 and writeq/1 write without them)").
+output_refusal(options(Options), Which, Why) :-
+    options_refusal(Options, Which, Why).
+output_refusal(format(Format, Args), Which, Why) :-
+    format_refusal(Format, Args, Which, Why).
+output_refusal(message(Message), Which, Why) :-
+    (   var(Message)
+    ->  Which = " of a message only known at run time", Why = ""
+    ;   Message = format(Format, Args)
+    ->  format_refusal(Format, Args, Which, Why)
+    ;   Which = " of a message other than format(Format, Args)",
+        Why = ": its text is made by the message hooks of other modules"
+    ).
+
+options_refusal(Options, " with options only known at run time", "") :-
+    \+ is_list(Options),
+    !.
+options_refusal(Options, Which, Why) :-
+    member(Option, Options),
+    \+ harmless_write_option(Option),
+    !,
+    (   var(Option)
+    ->  Which = " with an option only known at run time"
+    ;   format(string(Which), " with the option ~q", [Option])
+    ),
+    write_option_names(Names),
+    format(string(Why), " (the write options it may have: ~w)", [Names]).
+
+% format_refusal(+Format, +Args, -Which, -Why) is semidet: Format is
+% not known at check time, or has a directive that calls
+% user:portray/1 (~p), or writes with options (~W) that are not known
+% or not harmless.
+format_refusal(Format, _, " of a format only known at run time", "") :-
+    \+ format_text(Format, _),
+    !.
+format_refusal(Format, Args, Which, Why) :-
+    format_text(Format, Text),
+    (   catch(format_spec(Text, Spec), _, fail)
+    ->  format_args(Args, List),
+        directives_refusal(Spec, List, Which, Why)
+    ;   Which = " of a format that is not valid", Why = ""
+    ).
+
+% format_args(+Args, -List): the arguments as a list, or `unknown`.
+format_args(Args, unknown) :- var(Args), !.
+format_args(Args, List) :- is_list(Args), !, List = Args.
+format_args([_|_], unknown) :- !.
+format_args(Arg, [Arg]).
+
+directives_refusal([Directive|Spec], Args0, Which, Why) :-
+    directive_step(Directive, Args0, Step),
+    (   Step = refused(Which, Why)
+    ->  true
+    ;   Step = next(Args),
+        directives_refusal(Spec, Args, Which, Why)
+    ).
+
+% directive_step(+Directive, +Args0, -Step): Step is next(Args), Args
+% the arguments after Directive, when Directive is harmless, else
+% refused(Which, Why).
+directive_step(text(_), Args, next(Args)).
+directive_step(escape(Numeric, _, Char), Args0, Step) :-
+    (   Numeric == star -> skip_args(1, Args0, Args1) ; Args1 = Args0 ),
+    char_step(Char, Args1, Step).
+
+char_step(p, _, refused(" with the directive ~p",
+                        ": it calls user:portray/1 hooks (~w and ~q write without them)")) :- !.
+char_step('W', Args0, Step) :-
+    !,
+    (   Args0 = [_, Options|Args1]
+    ->  (   options_refusal(Options, Which0, Why)
+        ->  (   string_concat(" with", Rest, Which0) -> true ; Rest = Which0 ),
+            format(string(Which), " with the directive ~~W and~w", [Rest]),
+            Step = refused(Which, Why)
+        ;   Step = next(Args1)
+        )
+    ;   Step = refused(" with the directive ~W of options only known at run time", "")
+    ).
+char_step(Char, Args0, next(Args)) :-
+    format_directive_args(Char, N),
+    !,
+    skip_args(N, Args0, Args).
+char_step(Char, _, refused(Which, "")) :-
+    format(string(Which), " with the directive ~~~w", [Char]).
+
+skip_args(_, unknown, unknown) :- !.
+skip_args(0, Args, Args) :- !.
+skip_args(N, [_|Args0], Args) :- !, N1 is N-1, skip_args(N1, Args0, Args).
+skip_args(_, [], unknown).
+
+% format_directive_args(?Char, ?N): the format directive ~Char takes N
+% arguments and calls nothing (~@ calls its argument, which the
+% sandbox checks as a goal).
+format_directive_args(a, 1).
+format_directive_args(c, 1).
+format_directive_args(d, 1).
+format_directive_args('D', 1).
+format_directive_args(e, 1).
+format_directive_args(f, 1).
+format_directive_args(g, 1).
+format_directive_args(i, 1).
+format_directive_args('I', 1).
+format_directive_args(q, 1).
+format_directive_args(r, 1).
+format_directive_args('R', 1).
+format_directive_args(s, 1).
+format_directive_args(w, 1).
+format_directive_args('@', 1).
+format_directive_args(n, 0).
+format_directive_args(t, 0).
+format_directive_args('|', 0).
+format_directive_args('+', 0).
+format_directive_args('~', 0).
+
+format_text(Format, _) :- var(Format), !, fail.
+format_text(Format, Text) :- atomic(Format), !, atom_string(Format, Text).
+format_text(Format, Text) :- catch(text_to_string(Format, Text), _, fail).
 % meta-predicate itself with them replaced by '$guard_ok'.
 meta_offence(_, Goal, Spec, Pos, Ctx, At) :-
     arg(I, Spec, S),
@@ -832,13 +1329,11 @@ unsafe(Module, Goal, ctx(Tmp, _, _), Why) :-
     (   Module == Tmp -> Qualified = Tmp:Goal ; Qualified = Tmp:(Module:Goal) ),
     catch(safe_goal(Qualified), Error, true),
     nonvar(Error),
-    \+ undefined_goal(Error),
     why(Error, Why).
 
-% A goal that no module defines is not unsafe: calling it raises an
-% existence error.
-undefined_goal(error(existence_error(procedure, _), sandbox(_, []))).
-
+why(error(existence_error(procedure, _), sandbox(_, [])), Why) :-
+    !,
+    Why = ": it is not defined in this file nor by an allowed library".
 why(error(instantiation_error, _), Why) :-
     !,
     Why = ": what it does depends on arguments only known at run time".
@@ -864,27 +1359,51 @@ why(_, "").
 
 load_guarded(File, Context, If, Json) :-
     absolute_file_name(File, Path),
-    in_temporary_module(Tmp, true, guarded(Path, Tmp, Context, If, Json)).
+    in_checking_module(Tmp, guarded(Path, Tmp, Context, If, Json)).
 
 guarded(File, Tmp, Context, If, Json) :-
-    file_report(File, Tmp, Self, Checked, Offences),
+    file_report(File, Tmp, Self, Checked, Offences0),
+    pending_calls(Offences0, Offences, Pending),
     (   Offences == []
-    ->  watched_load(File, ctx(Tmp, Self, File), Checked, Context, If, Json)
+    ->  watched_load(File, ctx(Tmp, Self, File), Checked, Pending, Context, If, Json)
     ;   errors_json(File, Offences, Json)
     ).
 
-watched_load(File, Ctx, Checked, Context, If, Json) :-
+% pending_calls(+Offences0, -Offences, -Pending): Pending are the
+% offences of calls of predicates that nothing defines when the file is
+% checked, in a file whose own term_expansion/2,4 may define them when
+% it loads; they are offences unless the file defines them once loaded.
+pending_calls(Offences0, Offences, Pending) :-
+    partition([offence(_, _, Text)]>>(Text = pending(_, _)), Offences0, Pending, Offences).
+
+watched_load(File, Ctx, Checked, Pending0, Context, If, Json) :-
     retractall(late_offence(_)),
     setup_call_cleanup(watch(File, Ctx, Checked),
                        load_kb(File, Context, If, Json0),
                        unwatch),
-    findall(Offence, retract(late_offence(Offence)), Late0),
+    findall(Offence, retract(late_offence(Offence)), Late1),
+    pending_calls(Late1, Late0, LatePending),
+    append(Pending0, LatePending, Pending),
     (   Late0 == []
+    ->  Ctx = ctx(_, Self, _),
+        (   Self == (-) -> Module = Context ; Module = Self ),
+        include(undefined_after_load(Module), Pending, Undefined),
+        maplist([offence(L, C, pending(_, T)), offence(L, C, T)]>>true, Undefined, Late2)
+    ;   Late2 = Late0
+    ),
+    (   Late2 == []
     ->  Json = Json0
-    ;   in_file_order(Late0, Late),
+    ;   in_file_order(Late2, Late),
         catch(unload_file(File), _, true),
         errors_json(File, Late, Json)
     ).
+
+% undefined_after_load(+Module, +Pending): the predicate of a pending
+% call is not defined in Module, the file's, now that it is loaded.
+undefined_after_load(Module, offence(_, _, pending(Name/Arity, _))) :-
+    functor(Head, Name, Arity),
+    \+ ( predicate_property(Module:Head, defined),
+          predicate_property(Module:Head, implementation_module(Module)) ).
 
 watch(File, Ctx, Checked) :-
     unwatch,
@@ -901,6 +1420,7 @@ unwatch :-
 % a term not read and checked beforehand is checked now, and dropped
 % (expanded to []) when it is refused.
 user:term_expansion(Term, []) :-
+    \+ expanding,
     watching(File, Ctx),
     prolog_load_context(source, Source),
     (   Source == File -> true ; catch(same_file(Source, File), _, fail) ),

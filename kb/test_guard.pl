@@ -127,4 +127,89 @@ test(a_clean_file_is_loaded, Json == "[]") :-
               load_guarded(File, test_guard_context, true, Json)),
     test_guard_clean:q(1).
 
+test(what_the_compiler_makes_of_dicts_is_checked,
+     Texts == [ 2-"the function call/1 on a dict (Dict.call(...)) is not allowed in a knowledge base: it calls a predicate of the module the dict's tag names",
+                3-"dict functional notation (Dict.Key) in a directive is not allowed in a knowledge base: the compiler turns it into goals that run when the file loads"
+              ]) :-
+    texts([ 'p(D, V) :- V = D.a, W = D.put(b, 1), _ = W.get(b).',
+            'q(V) :- V = lists{}.call(x).',
+            ':- dynamic(_{a: f/1}.a).'
+          ], Texts).
+
+test(a_call_nothing_defines, Texts == [ 1-"nowhere/2 is not allowed in a knowledge base: it is not defined in this file nor by an allowed library",
+                                        2-"located_somewhere/3 is not allowed in a knowledge base: it is not defined in this file nor by an allowed library"
+                                      ]) :-
+    texts([ 'p(X) :- nowhere(X, _), mine(X), sum_list([X], _).',
+            'q :- findall(X, located_somewhere(X, _, _), _).',
+            'mine(_).'
+          ], Texts).
+
+test(a_syntax_error_hides_calls_nothing_defines, Lines == [2]) :-
+    offences([ 'p :- r.', 'r :- .' ], Offences),
+    findall(Line, member(offence(Line, _, _), Offences), Lines).
+
+test(an_engine_predicate_through_user, Texts == [1-"guard_test_engine_pred/1 is not allowed in a knowledge base: it is not defined in this file nor by an allowed library"]) :-
+    setup_call_cleanup(assertz(user:guard_test_engine_pred(_)),
+                       texts([ 'p :- guard_test_engine_pred(x).' ], Texts),
+                       retractall(user:guard_test_engine_pred(_))).
+
+test(write_options, Texts == [ 2-"write_term/2 with the option portray(true) is not allowed in a knowledge base (the write options it may have: quoted, ignore_ops, dotlists, brace_terms, numbervars, character_escapes, character_escapes_unicode, quote_non_ascii, cycles, fullstop, nl, no_lists, partial, portray(false), portrayed(false), max_depth, priority, spacing, back_quotes, attributes, variable_names)",
+                               3-"write_term/2 with options only known at run time is not allowed in a knowledge base",
+                               4-"print/1 is not allowed in a knowledge base: it calls user:portray/1 hooks (write/1 and writeq/1 write without them)"
+                             ]) :-
+    texts([ 'a(T) :- write_term(T, [quoted(true), max_depth(3), spacing(next_argument)]).',
+            'b(T) :- write_term(T, [quoted(true), portray(true)]).',
+            'c(T, O) :- write_term(T, O).',
+            'd(T) :- with_output_to(string(_), print(T)).'
+          ], Texts).
+
+test(format_directives, Texts == [ 2-"format/2 with the directive ~p is not allowed in a knowledge base: it calls user:portray/1 hooks (~w and ~q write without them)",
+                                   3-"format/3 with the directive ~W and the option blobs(portray) is not allowed in a knowledge base (the write options it may have: quoted, ignore_ops, dotlists, brace_terms, numbervars, character_escapes, character_escapes_unicode, quote_non_ascii, cycles, fullstop, nl, no_lists, partial, portray(false), portrayed(false), max_depth, priority, spacing, back_quotes, attributes, variable_names)",
+                                   4-"format/2 of a format only known at run time is not allowed in a knowledge base",
+                                   5-"print_message/2 with the directive ~W and options only known at run time is not allowed in a knowledge base",
+                                   6-"print_message/2 of a message other than format(Format, Args) is not allowed in a knowledge base: its text is made by the message hooks of other modules"
+                                 ]) :-
+    texts([ 'a(T) :- format("~a ~w ~q ~*c~t~20|~W~n", [x, T, T, 3, 0\'-, T, [quoted(true)]]).',
+            'b(T) :- format("~p", [T]).',
+            'c(T, S) :- format(string(S), "~W", [T, [blobs(portray)]]).',
+            'd(F) :- format(F, []).',
+            'e(T, O) :- print_message(error, format("~W", [T, O])).',
+            'f(T) :- print_message(error, bad(T)).'
+          ], Texts).
+
+test(table_modes, Texts == [ 2-"table/1 of p/2 with the mode lattice(join/3) is not allowed in a knowledge base: answer subsumption may call only the built-in modes (index, first, last, min, max, sum)",
+                             3-"table/1 of q/2 with the mode po((@<)/2) is not allowed in a knowledge base: answer subsumption may call only the built-in modes (index, first, last, min, max, sum)"
+                           ]) :-
+    texts([ ':- table path/2, cost(_, min), best(index, max), firsts(_, first) as subsumptive.',
+            ':- table p(_, lattice(join/3)).',
+            ':- table q(_, po((@<)/2)).',
+            'path(_, _).', 'cost(_, 1).', 'best(_, 1).', 'firsts(_, 1).',
+            'p(_, 1).', 'q(_, 1).', 'join(A, B, C) :- C is max(A, B).'
+          ], Texts).
+
+test(what_term_expansion_defines_may_be_called, Json == "[]") :-
+    with_file([ ':- module(test_guard_made, [q/1]).',
+                'term_expansion(make, [made(1), made(2)]).',
+                'make.',
+                'q(X) :- made(X).'
+              ], File,
+              load_guarded(File, test_guard_made_context, true, Json)),
+    findall(X, test_guard_made:q(X), [1, 2]).
+
+test(what_term_expansion_does_not_define_is_refused, [Texts, Loaded] == [[4-"not_made/1 is not allowed in a knowledge base: it is not defined in this file nor by an allowed library"], no]) :-
+    with_file([ ':- module(test_guard_not_made, [q/1]).',
+                'term_expansion(make, [made(1)]).',
+                'make.',
+                'q(X) :- not_made(X).'
+              ], File,
+              ( load_guarded(File, test_guard_not_made_context, true, Json),
+                atom_string(Atom, Json),
+                atom_json_term(Atom, Messages, []),
+                findall(L-T, ( member(json([kind=error, text=Line]), Messages),
+                               split_string(Line, ":", "", [_, LS|Rest]),
+                               number_string(L, LS),
+                               atomic_list_concat(Rest, ':', T0),
+                               sub_atom(T0, 1, _, 0, TA), atom_string(TA, T) ), Texts) )),
+    (   catch(test_guard_not_made:q(_), _, fail) -> Loaded = yes ; Loaded = no ).
+
 :- end_tests(guard).
