@@ -27,7 +27,7 @@ from typing import Iterable, Mapping
 
 from . import ast
 from .ast import Span
-from .errors import AdviceCheckError, Diagnostic
+from .errors import AdviceCheckError, Diagnostic, printable
 
 __all__ = [
     "KBVocabulary",
@@ -43,6 +43,11 @@ __all__ = [
 #: a move constraint Pos, Move, Pos1.
 GOAL_EXTRA_ARGS = (1, 2)
 MOVE_EXTRA_ARGS = 3
+
+#: Most alternatives a move constraint may have once ``and`` is distributed
+#: over ``then`` (the compiler writes one clause for each, and
+#: ``(a then b) and (c then d) and ...`` doubles them with every operand).
+MAX_ALTERNATIVES = 1000
 
 
 @dataclass(frozen=True)
@@ -191,6 +196,20 @@ def generates(move: ast.Move) -> bool:
     return False  # pragma: no cover
 
 
+def alternative_count(move: ast.Move, cap: int = MAX_ALTERNATIVES) -> int:
+    """How many alternatives ``move`` compiles to (see
+    :func:`advice.compiler.alternatives`), or ``cap + 1`` for any number
+    above ``cap``, counted without listing them."""
+    if isinstance(move, ast.MoveThen):
+        return min(sum(alternative_count(m, cap) for m in move.operands), cap + 1)
+    if isinstance(move, ast.MoveAnd):
+        count = 1
+        for m in move.operands:
+            count = min(count * alternative_count(m, cap), cap + 1)
+        return count
+    return 1
+
+
 # --------------------------------------------------------------- checker
 
 
@@ -249,7 +268,8 @@ class _Checker:
             return
         if not uses_matches_module(table.uses, self.vocab.module):
             self.error(
-                f"the table uses '{table.uses}', but the knowledge base is module '{self.vocab.module}'",
+                f"the table uses '{printable(table.uses)}', but the knowledge base is module "
+                f"'{printable(self.vocab.module)}'",
                 table.uses_span,
             )
 
@@ -324,6 +344,13 @@ class _Checker:
     def check_move(self, move: ast.Move, kind: str) -> None:
         for pred in ast.move_predicates(move):
             self.check_move_pred(pred)
+        if alternative_count(move) > MAX_ALTERNATIVES:
+            self.error(
+                f"this '{kind}:' part has more than {MAX_ALTERNATIVES:,} alternatives once "
+                "'and' is distributed over 'then' (each operand of 'and' made of "
+                "alternatives multiplies them): write fewer of them",
+                move.span,
+            )
         if not generates(move):
             self.report_unbounded(move, kind)
 

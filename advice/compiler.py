@@ -26,7 +26,7 @@ rendering is ``kb/al0/al0.pl``.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 from advice import ast
@@ -48,30 +48,67 @@ class CompiledTable:
     module: str
     domain: str
     clauses: tuple[tuple[Term, tuple[Term, ...]], ...]
+    #: The text of :attr:`clauses`, once written (see :meth:`source`).
+    body: str | None = field(default=None, repr=False, compare=False)
 
     def source(self) -> str:
-        """The module as Prolog source text, laid out for people."""
-        lines = [
-            f"% Advice table {self.name}, compiled for the knowledge base {self.domain}.",
-            f":- module({write(Atom(self.module))}, []).",
-            ":- style_check(-singleton).",
-            ":- discontiguous better/3, holding/3, us_move/4, them_move/4.",
-            "",
-        ]
-        previous = None
-        for head, body in self.clauses:
-            key = (head.functor, len(head.args)) if isinstance(head, Struct) else head
-            if previous is not None and key != previous:
-                lines.append("")
-            previous = key
-            lines.append(write_clause(head, list(body)))
-        return "\n".join(lines) + "\n"
+        """The module as Prolog source text, laid out for people.
+
+        Every name in it, the comment included, is written by
+        :func:`advice.terms.write` (quoted, with control characters
+        escaped), so no text of the table or its knowledge base is pasted.
+        """
+        body = self.body if self.body is not None else _body(self.clauses)
+        return _header(self.name, self.module, self.domain) + body
 
 
-def module_name(table: ast.Table) -> str:
-    """The module a table compiles to: its name and a digest of its text."""
-    digest = hashlib.sha1(table.source.encode("utf-8")).hexdigest()[:10]
-    return f"advice_{table.name}_{digest}"
+def _header(name: str, module: str, domain: str) -> str:
+    return "\n".join([
+        f"% Advice table {write(Atom(name))}, compiled for the knowledge base "
+        f"{write(Atom(domain))}.",
+        f":- module({write(Atom(module))}, []).",
+        ":- style_check(-singleton).",
+        f":- discontiguous better/3, holding/3, us_move/4, them_move/4, {EITHER}/3.",
+        "",
+    ]) + "\n"
+
+
+def _body(clauses) -> str:
+    lines = []
+    previous = None
+    for head, body in clauses:
+        key = (head.functor, len(head.args)) if isinstance(head, Struct) else head
+        if previous is not None and key != previous:
+            lines.append("")
+        previous = key
+        lines.append(write_clause(head, list(body)))
+    return "\n".join(lines) + "\n"
+
+
+#: How much of a table's name its module name keeps (a file name has at
+#: most 255 bytes; the digest keeps module names apart).
+NAME_IN_MODULE = 64
+
+
+def module_name(name: str, domain: str, body: str) -> str:
+    """The module a table compiles to: its name and a digest of what it
+    compiles to (the knowledge base's module and the text of the clauses),
+    so that one module name always stands for one text: a compiled table in
+    the cache is named by its content."""
+    digest = hashlib.sha1(f"{domain}\n{body}".encode("utf-8")).hexdigest()[:16]
+    return f"advice_{name[:NAME_IN_MODULE]}_{digest}"
+
+
+#: A disjunction of more operands than this is compiled into clauses of a
+#: predicate of its own (:data:`EITHER`), one per operand, rather than into
+#: one body of nested ``;``: SWI-Prolog takes time quadratic in the number
+#: of operands to compile a disjunction (16,000 of them took 5 s), and
+#: linear time for as many clauses.
+INLINE_OR = 32
+
+#: The predicate holding the operands of long disjunctions:
+#: ``either(N, Pos, Root) :- Operand.`` for the N-th such disjunction.
+EITHER = "either"
 
 
 def compile_table(table: ast.Table, vocab: KBVocabulary) -> CompiledTable:
@@ -85,6 +122,7 @@ class _Compiler:
         self.vocab = vocab
         self.domain = Atom(vocab.module)
         self.clauses: list[tuple[Term, tuple[Term, ...]]] = []
+        self.disjunctions = 0
 
     def clause(self, head: Term, *body: Term) -> None:
         self.clauses.append((head, tuple(body)))
@@ -119,7 +157,10 @@ class _Compiler:
             self.clause(Struct("table_advice", (
                 Atom(advice.name), goal_data(advice.better), goal_data(advice.holding),
                 move_data(advice.us), move_data(advice.them))))
-        return CompiledTable(t.name, module_name(t), self.vocab.module, tuple(self.clauses))
+        clauses = tuple(self.clauses)
+        body = _body(clauses)
+        return CompiledTable(t.name, module_name(t.name, self.vocab.module, body),
+                             self.vocab.module, clauses, body)
 
     # ---------------------------------------------------------------- goals
 
@@ -139,6 +180,8 @@ class _Compiler:
         if isinstance(goal, ast.GoalAnd):
             return conjunction([self.goal(g, pos, root) for g in goal.operands])
         if isinstance(goal, ast.GoalOr):
+            if len(goal.operands) > INLINE_OR:
+                return self.either(goal, pos, root)
             terms = [self.goal(g, pos, root) for g in goal.operands]
             result = terms[-1]
             for term in reversed(terms[:-1]):
@@ -149,6 +192,14 @@ class _Compiler:
             extra = [pos] if arity == len(goal.args) + 1 else [pos, root]
             return self.qualified(goal.name, [literal(a) for a in goal.args] + extra)
         raise TypeError(f"not a goal: {goal!r}")
+
+    def either(self, goal: ast.GoalOr, pos: Var, root: Var) -> Term:
+        """A call of a new :data:`EITHER` predicate with one clause per operand."""
+        self.disjunctions += 1
+        number = self.disjunctions
+        for operand in goal.operands:
+            self.clause(Struct(EITHER, (number, POS, ROOT)), *self.goal_body(operand, POS, ROOT))
+        return Struct(EITHER, (number, pos, root))
 
     def qualified(self, name: str, args: list[Term]) -> Term:
         return Struct(":", (self.domain, Struct(name, tuple(args))))

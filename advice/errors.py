@@ -39,6 +39,10 @@ SEVERITIES = ("error", "warning")
 SHOWN = 50
 
 
+#: Longest part of a source line a message shows (a window around the column).
+SHOWN_LINE = 160
+
+
 def source_lines(source: str | Sequence[str] | None) -> Sequence[str]:
     """Split source text into lines the way the lexer counts them (on ``\\n`` only)."""
     if source is None:
@@ -110,8 +114,17 @@ class Diagnostic:
         if span is None or not 1 <= span.line <= len(lines):
             return text
         line = lines[span.line - 1].rstrip("\r")
-        prefix = "".join("\t" if ch == "\t" else " " for ch in line[: max(span.column - 1, 0)])
-        prefix += " " * max(span.column - 1 - len(line), 0)
+        column = span.column
+        if len(line) > SHOWN_LINE:
+            # a window around the column, so that a line of a million
+            # characters is not copied into the message
+            start = min(max(column - 1 - SHOWN_LINE // 2, 0), max(len(line) - SHOWN_LINE, 0))
+            end = start + SHOWN_LINE
+            head, tail = ("..." if start else ""), ("..." if end < len(line) else "")
+            column += len(head) - start
+            line = head + line[start:end] + tail
+        prefix = "".join("\t" if ch == "\t" else " " for ch in line[: max(column - 1, 0)])
+        prefix += " " * max(column - 1 - len(line), 0)
         return f"{text}\n{printable(line)}\n{prefix}^"
 
     def __str__(self) -> str:

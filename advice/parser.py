@@ -28,7 +28,7 @@ from . import ast
 from .ast import Span
 from .errors import AdviceError, AdviceFileError, AdviceSyntaxError, printable
 
-__all__ = ["parse", "parse_file", "MAX_NESTING", "MAX_INT"]
+__all__ = ["parse", "parse_file", "MAX_NESTING", "MAX_INT", "MAX_OPERANDS"]
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -38,6 +38,18 @@ MAX_NESTING = 50
 
 #: Largest magnitude of an integer literal (a 64-bit signed integer).
 MAX_INT = 2**63 - 1
+
+#: Most digits an integer literal may have, leading zeros included.
+MAX_INT_DIGITS = len(str(MAX_INT))
+
+#: Most operands one goal or move constraint may join with ``and``, ``or``
+#: and ``then``: far beyond any table a person writes, and small enough
+#: that checking, compiling and loading such a goal takes about a second.
+MAX_OPERANDS = 5000
+
+#: The tokens that begin a new goal or move constraint.
+_EXPRESSION_STARTS = frozenset({"_IF", "BETTER", "HOLDING", "US", "THEM", "_RULE", "_ADVICE"})
+_JOINERS = frozenset({"_AND", "_OR", "_THEN"})
 
 #: Normalised depth comparisons (source spelling -> Prolog-style operator).
 DEPTH_OPERATORS = {"=": "=", "<": "<", "=<": "=<", "<=": "=<", ">": ">", ">=": ">=", "\\=": "\\=", "!=": "\\="}
@@ -122,11 +134,13 @@ def _parse_tree(text: str, filename: str):
     interactive = parser.parse_interactive(text)
     tokens: list[Token] = []
     nesting = _NestingGuard(filename, text)
+    operands = _OperandGuard(filename, text)
     try:
         for tok in interactive.iter_parse():
             tokens.append(tok)
             nesting.see(tok)
             _check_literal(tok, filename, text)
+            operands.see(tok)
         end = Token.new_borrow_pos("$END", "", tokens[-1]) if tokens else Token("$END", "", 0, 1, 1, 1, 1, 0)
         tokens.append(end)
         return interactive.feed_token(end)
@@ -173,11 +187,43 @@ class _NestingGuard:
             )
 
 
+class _OperandGuard:
+    """Counts the operands of the goal or move constraint being read;
+    refuses more than :data:`MAX_OPERANDS` of them."""
+
+    def __init__(self, filename: str, text: str):
+        self.filename = filename
+        self.text = text
+        self.operands = 1
+        self.in_condition = False  # a rule's `then` ends its condition
+
+    def see(self, tok: Token) -> None:
+        kind = tok.type
+        if kind in _EXPRESSION_STARTS:
+            self.operands, self.in_condition = 1, kind == "_IF"
+        elif kind == "_THEN" and self.in_condition:
+            self.operands, self.in_condition = 1, False
+        elif kind in _JOINERS:
+            self.operands += 1
+            if self.operands > MAX_OPERANDS:
+                raise AdviceSyntaxError(
+                    f"too many operands in one goal or move constraint (at most {MAX_OPERANDS:,} "
+                    "joined by 'and', 'or' and 'then'): split it into pieces of advice or "
+                    "define a predicate in the knowledge base",
+                    _token_span(self.filename, tok), self.text)
+
+
 def _check_literal(tok: Token, filename: str, text: str) -> None:
     """Refuse integer literals out of range and unknown string escapes as soon as they are read."""
     if tok.type == "INT":
         digits = tok.value.lstrip("-")
-        if len(digits.lstrip("0")) > 19 or abs(int(digits)) > MAX_INT:
+        # (lengths first: Python refuses to convert more than 4,300 digits)
+        if len(digits) > MAX_INT_DIGITS and len(digits.lstrip("0")) <= MAX_INT_DIGITS:
+            raise AdviceSyntaxError(
+                f"integer literal of {len(digits):,} digits (at most {MAX_INT_DIGITS}: write it "
+                "without leading zeros)", _token_span(filename, tok), text
+            )
+        if len(digits) > MAX_INT_DIGITS or int(digits) > MAX_INT:
             raise AdviceSyntaxError(
                 f"integer out of range (at most {MAX_INT} in magnitude)", _token_span(filename, tok), text
             )

@@ -168,9 +168,25 @@ def load_table(path: str | Path | None = None, *, text: str | None = None,
     warnings = check_or_raise(table, vocab)
     compiled = compile_table(table, vocab)
     target = cache_dir("tables") / f"{compiled.module}.pl"
-    if not target.is_file() or target.read_text() != compiled.source():
-        write_whole(target, compiled.source().encode())
+    source = compiled.source().encode("utf-8")
+    if _cached(target) != source:  # missing, damaged or changed: written afresh
+        write_whole(target, source)
     keep_recent(target)
     session().load_file(target, context="user", reload=False)  # named by its content
     session().use_module("al0/al0.pl")
     return LoadedTable(table, compiled, dfile, tuple(warnings))
+
+
+def _cached(path: Path) -> bytes | None:
+    """The bytes of the compiled table ``path`` in the cache, or None when
+    there is no regular file to read there. The caller compares them, byte
+    for byte, with what it has just compiled from the checked table (the
+    module name, and so the file's name, carries a digest of that text):
+    a file changed in any way, or not UTF-8, is written afresh, never
+    loaded as it is."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
