@@ -8,6 +8,8 @@ used; ``advice cache clear`` empties the cache (see :func:`clear`).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import shutil
 from dataclasses import dataclass
@@ -47,10 +49,38 @@ def cache_dir(*parts: str) -> Path:
 def write_whole(path: Path, content: bytes) -> None:
     """Write ``content`` to ``path`` through a temporary file, so that a
     reader (another ``advice`` command, another process of a parallel
-    test run) never sees half of it."""
+    test run) never sees half of it.
+
+    Raises :class:`BadInput` naming the file and the reason when it cannot
+    be written (a full disk, a read-only folder, a folder where the file
+    should be); no temporary file is left behind then.
+    """
     temporary = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    temporary.write_bytes(content)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as out:
+            out.write(content)
+        if path.is_dir() and not path.is_symlink():
+            raise IsADirectoryError(errno.EISDIR, "a folder stands where the file should be", path)
+        os.replace(temporary, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise cache_error(f"cannot write {path}", error) from None
+    except BaseException:  # e.g. Ctrl-C: no half-written file either
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise
+
+
+def cache_error(doing: str, error: OSError) -> BadInput:
+    """A :class:`BadInput` saying what could not be done in the cache and why,
+    naming the setting that chose the cache folder."""
+    _, setting = _root()
+    if isinstance(error, IsADirectoryError):
+        reason = "a folder stands there, not a file (advice cache clear empties the cache)"
+    else:
+        reason = error.strerror or str(error)
+    return BadInput(f"{setting}: {doing}: {reason}")
 
 
 def _blocking(path: Path) -> str | None:
@@ -83,10 +113,15 @@ def keep_recent(used: Path, keep: int = KEEP) -> None:
         os.utime(used)
     except FileNotFoundError:
         return
-    files = sorted(_stats(used.parent.iterdir()), key=lambda f: f[1].st_mtime, reverse=True)
-    for path, _ in files[keep:]:
-        if path != used:
-            path.unlink(missing_ok=True)
+    except OSError as error:
+        raise cache_error(f"cannot mark {used} as used", error) from None
+    try:
+        files = sorted(_stats(used.parent.iterdir()), key=lambda f: f[1].st_mtime, reverse=True)
+        for path, _ in files[keep:]:
+            if path != used:
+                path.unlink(missing_ok=True)
+    except OSError as error:
+        raise cache_error(f"cannot prune the cache folder {used.parent}", error) from None
 
 
 def _stats(paths) -> list[tuple[Path, os.stat_result]]:
@@ -116,7 +151,10 @@ def usage() -> Usage:
     root, _ = _root()
     if root.exists() or _blocking(root):
         root = cache_dir()  # refuses a file where the folder should be
-    files = [(p, stat) for p, stat in _stats(root.rglob("*")) if p.name != TAG]
+    try:
+        files = [(p, stat) for p, stat in _stats(root.rglob("*")) if p.name != TAG]
+    except OSError as error:
+        raise cache_error(f"cannot read the cache folder {root}", error) from None
     return Usage(root, len(files), sum(stat.st_size for _, stat in files))
 
 
@@ -130,14 +168,20 @@ def clear() -> Usage:
     """
     before = usage()
     root = before.folder
-    if (root / TAG).is_file() or not os.environ.get("ADVICE_CACHE_DIR"):
-        for path in root.glob("*"):
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            elif path.name != TAG:
-                path.unlink(missing_ok=True)
-    else:
-        for path in root.glob("tables/*.pl"):
-            path.unlink(missing_ok=True)
+    try:
+        if (root / TAG).is_file() or not os.environ.get("ADVICE_CACHE_DIR"):
+            for path in root.glob("*"):
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                elif path.name != TAG:
+                    path.unlink(missing_ok=True)
+        else:
+            for path in root.glob("tables/*.pl"):
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink(missing_ok=True)
+    except OSError as error:
+        raise cache_error(f"cannot clear the cache folder {root}", error) from None
     after = usage()
     return Usage(root, before.files - after.files, before.size - after.size)

@@ -1,10 +1,13 @@
 """Limits that hold and no tracebacks (issue 65, point 7, and the fifth
 item of point 3): long integer literals, goals of many operands, move
-constraints of many alternatives, and no text of a user's file pasted
-into the Prolog a table compiles to."""
+constraints of many alternatives, a cache that cannot be written, and
+no text of a user's file pasted into the Prolog a
+table compiles to."""
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import subprocess
 import sys
@@ -17,7 +20,8 @@ from advice import parse
 from advice.checker import MAX_ALTERNATIVES
 from advice.compiler import INLINE_OR
 from advice.parser import MAX_OPERANDS
-from engine.prolog import kb_path
+from engine import cache
+from engine.prolog import BadInput, kb_path, session
 
 ROOT = Path(__file__).resolve().parent.parent
 NIM = Path(__file__).resolve().parent / "data" / "domains"
@@ -217,3 +221,92 @@ def test_the_module_name_carries_a_digest_of_what_the_table_compiles_to(cli, tmp
     name = re.compile(r":- module\((advice_lim_[0-9a-f]{16}), \[\]\)\.")
     assert name.search(first).group(1) != name.search(second).group(1)
     assert parse(ttt_table(tmp_path).read_text()).name == "lim"
+
+
+# -- a cache that cannot be written -------------------------------------------------
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A tmpfs of 64 KiB (root only), unmounted afterwards; remount it
+    read-only with :func:`read_only`."""
+    folder = tmp_path / "tmpfs"
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root?)")
+    session().close()  # a Prolog process started before may not see the new mount
+    yield folder
+    session().close()
+    subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def read_only(folder: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("args", [("check", TTT), ("explain", TTT),
+                                  ("verify", TTT, "--workers", "1"),
+                                  ("tablebase", "KRK"), ("cache", "clear")])
+def test_a_read_only_cache_is_one_line(cli, tmpfs, monkeypatch, args):
+    monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmpfs))
+    table = own_table(tmpfs.parent)
+    compiled = cached_table(cli, tmpfs, table)
+    read_only(tmpfs)
+    run = cli(*(str(table) if arg == TTT else arg for arg in args))
+    assert run.code == 2, run.err
+    assert run.err.startswith(f"advice: error: ADVICE_CACHE_DIR={tmpfs}: cannot ")
+    assert run.err.endswith(": Read-only file system\n") and run.err.count("\n") == 1
+    assert compiled.is_file()
+    assert cli("games").code == 0  # still usable
+
+
+@pytest.mark.parametrize("args", [("check", TTT), ("tablebase", "KRK")])
+def test_a_full_disk_leaves_no_temporary_file(cli, tmpfs, monkeypatch, args):
+    monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmpfs))
+    assert cli("cache").code == 0  # creates the folder and its tag
+    (tmpfs / "filler").write_bytes(b"x" * 60_000)  # most of the 64 KiB
+    run = cli(*args)
+    assert run.code == 2
+    assert re.fullmatch(rf"advice: error: ADVICE_CACHE_DIR={tmpfs}: cannot (write|create) "
+                        r"\S+: No space left on device\n", run.err), run.err
+    assert not [p for p in tmpfs.rglob("*") if ".tmp" in p.name]
+
+
+def test_write_whole_leaves_no_temporary_file_when_the_write_fails(tmp_path, monkeypatch):
+    monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path))
+
+    class Full:
+        def __init__(self, file):
+            self.file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exception):
+            self.file.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(cache, "open", lambda path, mode: Full(open(path, mode)), raising=False)
+    target = tmp_path / "file.pl"
+    with pytest.raises(BadInput) as raised:
+        cache.write_whole(target, b"content")
+    assert str(raised.value) == (f"ADVICE_CACHE_DIR={tmp_path}: cannot write {target}: "
+                                 "No space left on device")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_where_a_cache_file_should_be_is_named(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADVICE_CACHE_DIR", str(tmp_path))
+    table = own_table(tmp_path)
+    compiled = cached_table(cli, tmp_path, table)
+    compiled.unlink()
+    compiled.mkdir()
+    run = cli("check", str(table))
+    assert (run.code, run.err) == (2, f"advice: error: ADVICE_CACHE_DIR={tmp_path}: cannot "
+                                      f"write {compiled}: a folder stands there, not a file "
+                                      "(advice cache clear empties the cache)\n")
+    assert not list(compiled.parent.glob("*.tmp*"))
+    assert cli("cache", "clear").code == 0
+    assert cli("check", str(table)).code == 0
