@@ -12,6 +12,7 @@ traceback; under ``--json`` the error is also the JSON object on stdout,
 from __future__ import annotations
 
 import contextlib
+import io
 import multiprocessing
 import os
 import signal
@@ -1015,6 +1016,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ignore_ctrl_c()
         print("advice: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except OSError as error:  # a file or folder the command needed: one line, no traceback
+        where = f"{error.filename}: " if error.filename else ""
+        return _bad_input(f"{where}{error.strerror or error}", args.json)
     return 0
 
 
@@ -1022,7 +1026,16 @@ def run() -> None:
     """The ``advice`` program (its console script, and ``python -m
     engine.cli``): :func:`main`, then exit with its code. After a Ctrl-C
     it ends at once with status 130, its output flushed, without
-    Python's own exit (its finalisers, and what it does with SIGINT)."""
+    Python's own exit (its finalisers, and what it does with SIGINT).
+
+    A standard stream that was closed when the command started gets
+    ``/dev/null`` (see :func:`_closed_streams`); a closed standard output
+    ends the command at once with status 2, for nothing it printed could
+    be read."""
+    if "output" in _closed_streams():
+        print("advice: error: standard output is closed: what the command prints could not "
+              "be read (send it to a file, or to /dev/null)", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
     code = main()
     # (In the test suite, a verify that had printed its report after a
     # Ctrl-C once ended by SIGINT instead of with 130; the cause was not
@@ -1066,6 +1079,41 @@ def _advice_error_text(error: AdviceError) -> str:
     errors = sum(d.is_error for d in error.diagnostics)
     where = f"{files[0]}: " if files else ""
     return f"{where}{errors} error{'s' if errors != 1 else ''} in the advice table\n{error}"
+
+
+class _ClosedInput(io.TextIOBase):
+    """Standard input when it was closed: reading it is bad input."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int = -1) -> str:
+        raise BadInput("standard input is closed: a person's moves cannot be read (give them "
+                       "on standard input, or </dev/null to end the game at the first move)")
+
+    read = readline
+
+
+def _closed_streams() -> set[str]:
+    """Which standard streams (``input``, ``output``, ``error``) were closed
+    when Python started (it sets them to None); each gets ``/dev/null`` on
+    its descriptor, so that no file or pipe the command opens takes that
+    number (and its output), and a Python stream: closed input reads as
+    :class:`_ClosedInput`, a closed error stream discards what it is told."""
+    closed = set()
+    for fd, name, word in ((0, "stdin", "input"), (1, "stdout", "output"), (2, "stderr", "error")):
+        if getattr(sys, name) is not None:
+            continue
+        closed.add(word)
+        try:
+            os.fstat(fd)
+        except OSError:  # still free: /dev/null takes it
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        setattr(sys, name, _ClosedInput() if fd == 0 else open(os.devnull, "w"))
+    return closed
 
 
 def _discard_stdout() -> None:

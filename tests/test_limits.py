@@ -1,7 +1,7 @@
 """Limits that hold and no tracebacks (issue 65, point 7, and the fifth
 item of point 3): long integer literals, goals of many operands, move
-constraints of many alternatives, a cache that cannot be written, and
-no text of a user's file pasted into the Prolog a
+constraints of many alternatives, a cache that cannot be written, closed
+standard streams, and no text of a user's file pasted into the Prolog a
 table compiles to."""
 
 from __future__ import annotations
@@ -310,3 +310,43 @@ def test_a_folder_where_a_cache_file_should_be_is_named(cli, tmp_path, monkeypat
     assert not list(compiled.parent.glob("*.tmp*"))
     assert cli("cache", "clear").code == 0
     assert cli("check", str(table)).code == 0
+
+
+# -- closed standard streams ---------------------------------------------------------
+
+STDOUT_CLOSED = ("advice: error: standard output is closed: what the command prints could "
+                 "not be read (send it to a file, or to /dev/null)\n")
+STDIN_CLOSED = ("advice: error: standard input is closed: a person's moves cannot be read "
+                "(give them on standard input, or </dev/null to end the game at the first "
+                "move)\n")
+
+
+def closing(*fds: int):
+    """A ``preexec_fn`` that closes the given descriptors in the child."""
+    def close():
+        for fd in fds:
+            os.close(fd)
+    return close
+
+
+def test_a_closed_stdin_is_one_line():
+    run = advice("play", "tictactoe", preexec_fn=closing(0))
+    assert (run.returncode, run.stderr) == (2, STDIN_CLOSED)
+    assert "MAX to move" in run.stdout
+
+
+@pytest.mark.parametrize("args", [("play", "tictactoe"), ("search", "tictactoe", "--depth", "1")])
+def test_a_closed_stdout_is_one_line(args):
+    run = advice(*args, stdin=subprocess.DEVNULL, preexec_fn=closing(1))
+    assert (run.returncode, run.stderr) == (2, STDOUT_CLOSED)
+
+
+def test_closed_stdout_and_stderr_give_the_exit_status_alone():
+    run = advice("search", "tictactoe", "--depth", "1", preexec_fn=closing(1, 2))
+    assert run.returncode == 2
+
+
+def test_a_closed_stderr_plays_as_with_it_open():
+    run = advice("play", "tictactoe", stdin=subprocess.DEVNULL, preexec_fn=closing(2))
+    assert run.returncode == 0
+    assert run.stdout.endswith("MAX to move (free squares: 1 2 3 4 5 6 7 8 9): \n")
