@@ -1087,7 +1087,9 @@ options_refusal(Options, Which, Why) :-
     !,
     (   var(Option)
     ->  Which = " with an option only known at run time"
-    ;   format(string(Which), " with the option ~q", [Option])
+    ;   copy_term(Option, Copy),
+        numbervars(Copy, 0, _),
+        format(string(Which), " with the option ~W", [Copy, [quoted(true), numbervars(true)]])
     ),
     write_option_names(Names),
     format(string(Why), " (the write options it may have: ~w)", [Names]).
