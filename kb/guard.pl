@@ -638,13 +638,15 @@ expanded(Term, Pos, ctx(Tmp, _, _), Expanded) :-
         Expanded = refused(Message)
     ).
 
+% While a guarded file loads, the guard's own user:term_expansion/2
+% hook must not check the terms the guard itself expands.
 start_expanding(Tmp, Old) :-
     '$set_source_module'(Old, Tmp),
-    asserta(expanding).
+    (   watching(_, _) -> asserta(expanding) ; true ).
 
 stop_expanding(Old) :-
     '$set_source_module'(Old),
-    (   retract(expanding) -> true ; true ).
+    (   watching(_, _) -> retractall(expanding) ; true ).
 
 expanded_list(Clauses, Pos, Expanded) :-
     is_list(Clauses),
@@ -1422,8 +1424,8 @@ unwatch :-
 % a term not read and checked beforehand is checked now, and dropped
 % (expanded to []) when it is refused.
 user:term_expansion(Term, []) :-
-    \+ expanding,
     watching(File, Ctx),
+    \+ expanding,
     prolog_load_context(source, Source),
     (   Source == File -> true ; catch(same_file(Source, File), _, fail) ),
     late_offences(Term, Ctx, Offences),
