@@ -185,7 +185,10 @@ class AdvicePlayer:
         self.domain.prepare()
         if defender == "human":
             return self._play_with_person(start, ask or input, say, move_limit)
-        with tempfile.TemporaryDirectory(prefix="advice-game-") as folder:
+        # in the scratch folder of the Prolog process: the one place its wall
+        # lets it write
+        with tempfile.TemporaryDirectory(prefix="advice-game-",
+                                         dir=session().scratch) as folder:
             log = Path(folder) / "moves.jsonl"
             goal = (f"al0_jobs:play_job({self.ctx}, {string(start.position.term)}, "
                     f"{atom(defender)}, {integer(seed)}, {integer(move_limit)}, "

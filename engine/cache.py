@@ -91,6 +91,11 @@ def _blocking(path: Path) -> str | None:
     return None
 
 
+def cache_root() -> Path:
+    """The cache folder the settings name now (not created)."""
+    return _root()[0]
+
+
 def _root() -> tuple[Path, str]:
     """The cache folder and the setting that chose it, for messages."""
     base = os.environ.get("ADVICE_CACHE_DIR")

@@ -5,9 +5,11 @@
 that outgrows one machine. Ray schedules; this module only says what
 runs where:
 
-- each **actor** is one process with one SWI-Prolog (pyswip keeps one
-  engine per process), set up once (``setup(*args)``, e.g. loading a
-  table) and then given batch after batch;
+- each **actor** is one process with one SWI-Prolog in a child process
+  of its own (which walls itself in before it loads a user's file, as
+  the command's own does: :mod:`engine.prolog_process`), set up once
+  (``setup(*args)``, e.g. loading a table) and then given batch after
+  batch;
 - each piece goes out as one Ray task: the caller makes its pieces
   batches of work big enough to pay for a task (Ray's guidance: tasks
   much under 10 ms do not);
@@ -47,7 +49,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from engine.prolog import (
     BadInput, Limits, configure_limits, current_limits, trust_user_files,
-    use_in_process_session, user_files_trusted,
+    user_files_trusted,
 )
 from engine.workers import Exchange, Lanes, NoExchange, WorkerDied, WorkerPool
 
@@ -159,7 +161,9 @@ class PrologActor:
         self.work, self.state, self.error = work, None, None
         try:
             _as_here(*here)
-            use_in_process_session()  # the actor is the process Ray can end
+            # the actor's Prolog runs in a child process of its own, which walls
+            # itself in before it loads a user's file (engine.sandbox): the
+            # actor itself must keep talking to Ray
             self.state = setup(*args)
         except Exception as error:  # noqa: BLE001 - the pool raises it (see ready)
             self.error = error

@@ -19,17 +19,20 @@ back as exactly that datum and can run nothing.
 
 from __future__ import annotations
 
+import atexit
 import importlib.resources
 import itertools
 import json
 import os
 import subprocess
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from advice.terms import quote_atom, quote_string
+from engine import sandbox
 
 DEFAULT_SECONDS = 120.0
 DEFAULT_INFERENCES = 2_000_000_000
@@ -166,6 +169,16 @@ class PrologGoalError(EngineError):
     """A goal raised a Prolog error, or failed where it must succeed."""
 
 
+class WallRefusal(EngineError):
+    """The operating-system wall refused what a user's file tried
+    (:mod:`engine.sandbox`): the message names the file and the action."""
+
+
+class WallTooNarrow(EngineError):
+    """A walled process was asked to load a user's file its wall does not
+    let it read (a process that runs Prolog in a child starts a new child)."""
+
+
 def atom(text: str) -> str:
     """Return ``text`` as a Prolog atom (quoted where it must be).
 
@@ -239,8 +252,16 @@ def locate_swipl() -> None:
 class PrologSession:
     """One embedded SWI-Prolog, used under a lock. Get it with :func:`session`."""
 
-    def __init__(self, on_halt: Callable[[], None] | None = None) -> None:
+    def __init__(self, on_halt: Callable[[], None] | None = None, *,
+                 inputs: tuple[str, ...] = (), scratch: str | None = None) -> None:
+        """``inputs`` are the users' files and folders the wall will let
+        this process read (besides each file it loads), ``scratch`` the
+        private folder it may write (None: one of its own, made when
+        the wall goes up)."""
         locate_swipl()
+        self._inputs = tuple(inputs)
+        self._scratch = scratch
+        self._untrusted: list[Path] = []  # the users' files loaded, in order
         from pyswip import Prolog, registerForeign  # the only import of pyswip in the project
 
         self._prolog = Prolog()
@@ -314,7 +335,45 @@ class PrologSession:
             raise SearchLimitError(
                 f"{what} ran past its limit of {int(inferences):,} inferences"
             )
-        raise PrologGoalError(f"{what}: {_text(answer['Message'])}")
+        message = _text(answer["Message"])
+        self._refused(message)
+        raise PrologGoalError(f"{what}: {capped(message)}")
+
+    def _refused(self, message: str) -> None:
+        """Raise :class:`WallRefusal` when ``message`` (a Prolog error met
+        inside the wall) says the wall refused something."""
+        words = sandbox.refusal(message)
+        if words is not None:
+            raise WallRefusal(wall_words(self._untrusted, words))
+
+    def _enter_wall(self, path: Path) -> None:
+        """Wall this process in (:mod:`engine.sandbox`) before the user's
+        file ``path`` loads, letting it read ``path`` and the inputs."""
+        entered = sandbox.entered()
+        if entered is not None:
+            if not entered.plan.covers(path):
+                raise WallTooNarrow(f"{path}: outside the wall of this Prolog process")
+            return
+        scratch = self._scratch or tempfile.mkdtemp(prefix="advice-wall-")
+        # Prolog's own temporary files go to the scratch folder, and its
+        # garbage collector runs in this thread, the one the wall holds
+        self._raw(f"set_prolog_flag(tmp_dir, {atom(scratch)}), "
+                  "set_prolog_flag(gc_thread, false)")
+        sandbox.enter(sandbox.Plan(tuple(dict.fromkeys([*self._inputs, str(path)])), scratch))
+
+    def declare_inputs(self, inputs) -> None:
+        """See :func:`declare_inputs` (before the wall goes up)."""
+        self._inputs = tuple(dict.fromkeys([*self._inputs, *inputs]))
+
+    @property
+    def scratch(self) -> str:
+        """A folder this process's Prolog may write, inside the wall or not."""
+        entered = sandbox.entered()
+        if entered is not None:
+            return entered.plan.scratch
+        if self._scratch is None:
+            self._scratch = tempfile.mkdtemp(prefix="advice-wall-")
+        return self._scratch
 
     def use_module(self, relative: str) -> None:
         """Load a module shipped in ``kb`` (e.g. ``search/search.pl``)."""
@@ -360,6 +419,7 @@ class PrologSession:
             trusted = user_files_trusted() or engines
         guarded = not (own or trusted)
         if guarded:
+            self._enter_wall(path)
             size = path.stat().st_size
             if size > MAX_KB_BYTES:
                 raise KBLoadError(f"{path}: {size:,} bytes is more than the "
@@ -370,8 +430,11 @@ class PrologSession:
                 context = self._context_of.setdefault(path, f"kb_{next(self._contexts)}")
             load = (f"{atom(str(path))}, {atom(context)}, "
                     f"{'true' if reload else 'not_loaded'}, Out")
+            checked = guarded and not sandbox.unguarded_for_tests()
             goal = (f"use_module({atom(str(kb_path('guard.pl')))}, []), "
-                    f"guard:load_guarded({load})" if guarded else f"bridge:load_kb({load})")
+                    f"guard:load_guarded({load})" if checked else f"bridge:load_kb({load})")
+            if guarded and path not in self._untrusted:
+                self._untrusted.append(path)
             what = f"loading {path}"
             if engines:
                 # the engine's own files load under its default limits, not the
@@ -382,6 +445,12 @@ class PrologSession:
                 reply = self.ask(goal, what=what)
         messages = [(m["kind"], m["text"]) for m in json.loads(reply)]
         errors = tuple(t for k, t in messages if k == "error")
+        for text in errors:
+            self._refused(text)
+        if len(errors) > MAX_MESSAGES:
+            errors = (*errors[:MAX_MESSAGES],
+                      f"{path}: ... and {len(errors) - MAX_MESSAGES:,} more errors")
+        errors = tuple(capped(e) for e in errors)
         if errors:
             raise KBLoadError("\n".join(errors), errors)
         return LoadedKB(path, context, tuple(t for _, t in messages))
@@ -397,6 +466,26 @@ class PrologSession:
             raise InterfaceError(label, missing)
 
 
+#: the most characters of one error message a user sees (a Prolog error
+#: can hold a huge term)
+MAX_MESSAGE = 2000
+#: the most error lines a file's load reports (the rest are counted)
+MAX_MESSAGES = 100
+
+
+def capped(text: str) -> str:
+    """``text`` cut at :data:`MAX_MESSAGE` characters, saying how much was cut."""
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return f"{text[:MAX_MESSAGE]} ... ({len(text) - MAX_MESSAGE:,} characters cut)"
+
+
+def wall_words(files: list[Path], words: str) -> str:
+    """The one line that says what the wall refused of ``files``."""
+    named = ", ".join(str(f) for f in files) or "a knowledge base"
+    return f"{named}: refused by the wall: a knowledge base {words}"
+
+
 def _text(value) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8")
@@ -406,6 +495,10 @@ def _text(value) -> str:
 _SESSION = None
 _SESSION_LOCK = threading.Lock()
 _IN_PROCESS = False
+#: what the wall of an in-process session lets it read and write (see
+#: :func:`declare_inputs`, :func:`use_in_process_session`)
+_WALL_INPUTS: list[str] = []
+_WALL_SCRATCH: str | None = None
 
 
 def _process_session_class():
@@ -414,11 +507,23 @@ def _process_session_class():
     return ProcessSession
 
 
-def use_in_process_session() -> None:
+def use_in_process_session(scratch: str | None = None) -> None:
     """Run Prolog in this process from now on (for a worker process, which
-    is itself the process that can be ended from outside)."""
-    global _IN_PROCESS
+    is itself the process that can be ended from outside); ``scratch`` is
+    the private folder its wall lets it write (None: one of its own)."""
+    global _IN_PROCESS, _WALL_SCRATCH
     _IN_PROCESS = True
+    _WALL_SCRATCH = scratch
+
+
+def declare_inputs(paths) -> None:
+    """Let the wall of this process's Prolog, once it goes up, read
+    ``paths`` (users' files or folders: a submission), besides each user's
+    file it loads. No effect on a wall that stands already."""
+    global _SESSION
+    _WALL_INPUTS.extend(str(Path(p).resolve()) for p in paths)
+    if _SESSION is not None:
+        _SESSION.declare_inputs(_WALL_INPUTS)
 
 
 def session():
@@ -436,7 +541,18 @@ def session():
             if _IN_PROCESS:
                 from engine.prolog_process import halt_now
 
-                _SESSION = PrologSession(on_halt=halt_now)
+                _SESSION = PrologSession(on_halt=halt_now, inputs=tuple(_WALL_INPUTS),
+                                         scratch=_WALL_SCRATCH)
             else:
                 _SESSION = _process_session_class()()
+                _SESSION.declare_inputs(_WALL_INPUTS)
+                atexit.register(end_session)
         return _SESSION
+
+
+def end_session() -> None:
+    """End this process's child Prolog, if it has one, and remove its
+    scratch folder (at exit; also before a process leaves with
+    ``os._exit``)."""
+    if _SESSION is not None and hasattr(_SESSION, "shutdown"):
+        _SESSION.shutdown()

@@ -15,7 +15,16 @@ or eats memory ends or harms only the child:
   with its parent (``PR_SET_PDEATHSIG``);
 - a child that ends (``halt``, memory, a crash) is reported as a
   :class:`~engine.prolog.PrologGoalError` naming the cause, and the next
-  call starts a fresh child that loads again what was loaded.
+  call starts a fresh child that loads again what was loaded;
+- the child runs in a process group of its own, killed as a whole when
+  the child is ended, so that nothing it started outlives it;
+- before the child loads a user's file it walls itself in
+  (:mod:`engine.sandbox`): it may read that file and the users' files
+  loaded before, and write only in the session's scratch folder. A user's
+  file from elsewhere needs a wider wall: the child is ended, and the
+  next one loads everything again behind a wall that lets it read all of
+  them. A child that the wall ends (it tried to start a program) is
+  reported as :class:`~engine.prolog.WallRefusal`, naming the files.
 """
 
 from __future__ import annotations
@@ -24,15 +33,21 @@ import ctypes
 import multiprocessing
 import os
 import resource
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from multiprocessing import resource_tracker
+from pathlib import Path
 from typing import Any
 
+from engine import sandbox
+from engine.cache import cache_root
 from engine.prolog import (
-    DEFAULT_SECONDS, KBLoadError, Limits, PrologGoalError, PrologSession, SearchLimitError,
-    compiled_here, current_limits, locate_swipl, user_files_trusted,
+    DEFAULT_SECONDS, EngineError, Limits, PrologGoalError, PrologSession, SearchLimitError,
+    WallRefusal, WallTooNarrow, compiled_here, current_limits, kb_path, locate_swipl,
+    user_files_trusted, wall_words,
 )
 
 #: seconds (beyond 5% more) the parent waits past a call's time limit
@@ -114,6 +129,9 @@ def halt_words(code: int | None) -> str:
     """Why a Prolog process ended, from its exit status."""
     if code == HALTED:
         return "a knowledge base called halt/0"
+    walled = sandbox.ended_words(code)
+    if walled:
+        return walled
     return f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
 
 
@@ -123,16 +141,81 @@ def limit_memory(limit: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _serve(conn, limits: Limits) -> None:
+#: the most bytes of what a Prolog process prints (a knowledge base's
+#: output, Prolog's warnings) that reach the terminal
+MAX_OUTPUT = 2**20
+
+
+def cap_output(limit: int = MAX_OUTPUT) -> None:
+    """Let only the first ``limit`` bytes this process writes to stderr
+    through, then one line saying the rest is cut: a thread passes them on
+    from a pipe that is the process's stderr from now on."""
+    try:
+        real = os.dup(2)
+        read, write = os.pipe()
+        os.dup2(write, 2)
+        os.close(write)
+    except OSError:  # no stderr to cap
+        return
+
+    def pump() -> None:
+        passed, told = 0, False
+        while True:
+            try:
+                chunk = os.read(read, 1 << 16)
+            except OSError:
+                return
+            if not chunk:
+                return
+            part = chunk[:max(limit - passed, 0)]
+            passed += len(part)
+            try:
+                while part:
+                    part = part[os.write(real, part):]
+                if passed >= limit and not told and len(chunk) > 0:
+                    told = True
+                    os.write(real, f"\nadvice: what the Prolog process printed is cut "
+                                   f"here, at {limit:,} bytes\n".encode())
+            except OSError:
+                continue  # nowhere to write: drop it
+
+    threading.Thread(target=pump, name="advice-output", daemon=True).start()
+
+
+def own_process_group() -> None:
+    """Put this process (a child of the engine's) in a process group of its
+    own, which its parent kills as a whole (:func:`kill_group`)."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+
+
+def kill_group(proc: multiprocessing.process.BaseProcess) -> None:
+    """Kill ``proc`` and whatever else is in its process group (see
+    :func:`own_process_group`)."""
+    if proc.pid is None:
+        return
+    try:
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    proc.kill()
+
+
+def _serve(conn, limits: Limits, inputs: tuple[str, ...], scratch: str) -> None:
     """The child: one PrologSession answering the parent's calls."""
     ignore_ctrl_c()  # the parent handles Ctrl-C
+    own_process_group()
+    cap_output()
     die_with_parent()
     limit_memory(limits.memory)
     from engine import prolog
 
     prolog.configure_limits(seconds=limits.seconds, inferences=limits.inferences,
                             memory=limits.memory)
-    session = PrologSession(on_halt=halt_now)
+    session = PrologSession(on_halt=halt_now, inputs=inputs, scratch=scratch)
     while True:
         try:
             method, args, kwargs = conn.recv()
@@ -153,6 +236,11 @@ class ProcessSession:
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn = None
         self._loads: list[tuple[str, tuple, dict]] = []
+        self._inputs: list[str] = []  # the users' files the child's wall lets it read
+        self._scratch: str | None = None
+        self._loading: tuple[str, tuple, dict] | None = None  # the load under way
+        self._walled = False  # whether the child has been asked to load a user's file
+        self._cache_root = None  # the cache folder the child began with
 
     # -- the PrologSession interface -------------------------------------
 
@@ -174,8 +262,66 @@ class ProcessSession:
         (the child's environment is the one it started with)."""
         if trusted is None:
             trusted = user_files_trusted() or compiled_here(path)
+        if trusted and self._walled and not compiled_here(path):
+            self._take_wall_down()
+        self._widen_wall(path, announce=not trusted)
         return self._load("load_file", (path,),
                           {"context": context, "reload": reload, "trusted": trusted})
+
+    @property
+    def scratch(self) -> str:
+        """The private folder the child may write, inside its wall or not
+        (made once for this session, removed by :meth:`shutdown`)."""
+        if self._scratch is None:
+            self._scratch = tempfile.mkdtemp(prefix="advice-wall-")
+        return self._scratch
+
+    def shutdown(self) -> None:
+        """End the child and remove the scratch folder."""
+        self.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    def _widen_wall(self, path, announce: bool) -> None:
+        """Let the child's wall read the file ``path`` (not the engine's
+        own): a child that has loaded a user's file already is behind a
+        wall that may not, so it is ended (the next call starts one that
+        loads everything again). ``announce``: a user's file is about to
+        run, so what the wall lacks here is said (once)."""
+        try:
+            resolved = Path(path).resolve()
+            if resolved.is_relative_to(kb_path("").resolve()) or not resolved.is_file():
+                return  # the engine's own, or a missing file the child reports
+        except (OSError, ValueError):
+            return
+        if announce:
+            sandbox.announce()
+        if str(resolved) in self._inputs:
+            return
+        self._inputs.append(str(resolved))
+        if self._walled:
+            self.close()
+
+    def declare_inputs(self, inputs) -> None:
+        """Let the child's wall read ``inputs`` too (see
+        :func:`engine.prolog.declare_inputs`): from the next child on."""
+        for path in inputs:
+            if path not in self._inputs:
+                self._inputs.append(path)
+
+    def _take_wall_down(self) -> None:
+        """A person's own file (trusted) is to load in a child that walled
+        itself in for users' files loaded before: the child is ended and
+        those files forgotten, so that the next child runs outside the wall."""
+        self.close()
+        self._loads = [load for load in self._loads if load[2].get("trusted", True)]
+
+    def _untrusted_files(self) -> list[Path]:
+        """The users' files the child has loaded, or is loading."""
+        loads = [*self._loads, *([self._loading] if self._loading else [])]
+        return list(dict.fromkeys(Path(args[0]).resolve() for method, args, kwargs in loads
+                                  if method == "load_file" and not kwargs.get("trusted", True)))
 
     def require(self, kb, indicators: list[str], label: str) -> None:
         """As :meth:`engine.prolog.PrologSession.require`, in the child."""
@@ -188,15 +334,27 @@ class ProcessSession:
         """End the child (the next call starts a new one)."""
         with self._lock:
             if self._proc is not None:
-                self._proc.kill()
+                kill_group(self._proc)
                 self._proc.join(timeout=5)
                 self._conn.close()
             self._proc = self._conn = None
+            self._walled = False
 
     def _load(self, method: str, args: tuple, kwargs: dict):
         with self._lock:
             what = f"loading {args[0]}"
-            result = self._call(method, args, kwargs, DEFAULT_SECONDS, what)
+            self._loading = (method, args, kwargs)
+            # a user's file loads under the user's time limit, as any job
+            seconds = DEFAULT_SECONDS if kwargs.get("trusted", True) else \
+                current_limits().seconds or DEFAULT_SECONDS
+            try:
+                try:
+                    result = self._call(method, args, kwargs, seconds, what)
+                except WallTooNarrow:  # a child walled before this session knew it
+                    self.close()
+                    result = self._call(method, args, kwargs, seconds, what)
+            finally:
+                self._loading = None
             if (method, args, kwargs) not in self._loads:
                 self._loads.append((method, args, kwargs))
             return result
@@ -204,23 +362,31 @@ class ProcessSession:
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        self._proc = context.Process(target=_serve, args=(child, current_limits()),
-                                     name="advice-prolog", daemon=True)
+        self._cache_root = cache_root()
+        self._proc = context.Process(target=_serve, name="advice-prolog", daemon=True,
+                                     args=(child, current_limits(), tuple(self._inputs),
+                                           self.scratch))
         start_shielded(self._proc)
         child.close()
         self._conn = parent
         for method, args, kwargs in list(self._loads):
+            if method == "load_file" and not kwargs.get("trusted", True):
+                self._walled = True
             try:
                 self._exchange(method, args, kwargs, DEFAULT_SECONDS,
                                f"loading {args[0]} again")
-            except (KBLoadError, PrologGoalError):
+            except EngineError:  # it no longer loads (gone, past a new limit): dropped
                 self._loads.remove((method, args, kwargs))
 
     def _call(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
         with self._lock:
+            if self._walled and cache_root() != self._cache_root:
+                self.close()  # its wall lets it read the cache it began with, not this one
             if self._proc is None or not self._proc.is_alive():
                 self.close()
                 self._start()
+            if method == "load_file" and not kwargs.get("trusted", True):
+                self._walled = True
             return self._exchange(method, args, kwargs, seconds, what)
 
     def _exchange(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
@@ -244,13 +410,17 @@ class ProcessSession:
             raise value
         return value
 
-    def _ended(self, what: str) -> PrologGoalError:
+    def _ended(self, what: str) -> PrologGoalError | WallRefusal:
         self._proc.join(timeout=5)
         code = self._proc.exitcode
         self.close()
         if code == HALTED:
             return PrologGoalError(f"{what}: a knowledge base called halt/0; the Prolog "
                                    "process ended (nothing of it was kept)")
+        if sandbox.ended_words(code):
+            return WallRefusal(wall_words(self._untrusted_files(),
+                                          "tried to start a program or create a process; "
+                                          "the wall ended its Prolog process"))
         memory = current_limits().memory
         ended = f"{what}: the Prolog process ended ({halt_words(code)})"
         return PrologGoalError(f"{ended}; it may have run out of its memory limit of "

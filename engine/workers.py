@@ -35,7 +35,9 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import resource
+import shutil
 import sys
+import tempfile
 import time
 from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
@@ -44,7 +46,8 @@ from engine.prolog import (
     EngineError, Limits, configure_limits, current_limits, use_in_process_session,
 )
 from engine.prolog_process import (
-    die_with_parent, halt_words, ignore_ctrl_c, limit_memory, start_shielded,
+    cap_output, die_with_parent, halt_words, ignore_ctrl_c, kill_group, limit_memory, own_process_group,
+    start_shielded,
 )
 
 #: how often the pool looks up from waiting (Ctrl-C is handled between looks)
@@ -75,15 +78,18 @@ def heartbeat() -> None:
         _POOL_CONNECTION.send(("beat", None))
 
 
-def _worker_main(conn, limits: Limits, setup: Callable, args: tuple, work: Callable) -> None:
+def _worker_main(conn, limits: Limits, scratch: str, setup: Callable, args: tuple,
+                 work: Callable) -> None:
     global _POOL_CONNECTION
     _POOL_CONNECTION = conn
     ignore_ctrl_c()  # the parent ends the workers
+    own_process_group()
+    cap_output()
     die_with_parent()
     limit_memory(limits.memory)
     configure_limits(seconds=limits.seconds, inferences=limits.inferences,
                      memory=limits.memory)
-    use_in_process_session()  # this worker is the process that can be ended
+    use_in_process_session(scratch)  # this worker is the process that can be ended
     try:
         state = setup(*args)
     except Exception as error:  # noqa: BLE001 - the parent reports it
@@ -183,6 +189,7 @@ class WorkerPool:
         self.isolated, self.deadline = isolated, deadline
         self.exchange = exchange or NoExchange()
         self._workers: list[tuple[multiprocessing.process.BaseProcess, Any]] = []
+        self._scratch: dict[Any, str] = {}  # a worker's connection -> its scratch folder
 
     def __enter__(self) -> "WorkerPool":
         if not self.isolated:
@@ -193,21 +200,30 @@ class WorkerPool:
     def _start(self) -> tuple[multiprocessing.process.BaseProcess, Any]:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
+        scratch = tempfile.mkdtemp(prefix="advice-wall-")
         proc = context.Process(target=_worker_main, daemon=True, name="advice-worker",
-                               args=(child, current_limits(), self.setup, self.args,
-                                     self.work))
+                               args=(child, current_limits(), scratch, self.setup,
+                                     self.args, self.work))
         start_shielded(proc)
         child.close()
+        self._scratch[parent] = scratch
         return proc, parent
 
     def __exit__(self, *exc) -> bool:
         for proc, conn in self._workers:
-            proc.kill()
+            kill_group(proc)
         for proc, conn in self._workers:
             proc.join(timeout=2)
-            conn.close()
+            self._forget(conn)
         self._workers.clear()
         return False
+
+    def _forget(self, conn) -> None:
+        """Close a worker's connection and remove its scratch folder."""
+        conn.close()
+        scratch = self._scratch.pop(conn, None)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def run(self, pieces: Iterable[Hashable]) -> Iterator[tuple[Any, Any]]:
         """Send every piece to a worker, each worker a run of them (see
@@ -300,9 +316,9 @@ class WorkerPool:
 
     def _end(self, proc, conn) -> None:
         """Kill one worker of an isolated pool and forget it."""
-        proc.kill()
+        kill_group(proc)
         proc.join(timeout=2)
-        conn.close()
+        self._forget(conn)
         self._workers.remove((proc, conn))
 
     def _set_up(self, conn, ready, by_conn) -> bool:

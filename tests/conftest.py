@@ -28,30 +28,51 @@ def command_lines() -> dict[int, bytes]:
     return found
 
 
-def cpu_time_and_group(pid: int) -> tuple[float, int]:
-    """The user and system CPU seconds process ``pid`` has used, and its
-    process group ((0, 0) once it has ended)."""
+def descendants(pid: int) -> list[int]:
+    """Processes whose parent chain leads to ``pid`` (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, pp in parents.items() if pp == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def cpu_time(pid: int) -> float:
+    """The user and system CPU seconds process ``pid`` has used (0 once
+    it has ended)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0, 0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), int(fields[2])
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_for_cpu(marker: bytes, processes: int, seconds: float, *, group: int | None = None,
+def wait_for_cpu(marker: bytes, processes: int, seconds: float, *, under: int | None = None,
                  ignore: Collection[int] = (), deadline: float = 120) -> None:
     """Return once ``processes`` processes whose command line holds
-    ``marker`` (in process group ``group``, where given; not those of
-    ``ignore``) have each used ``seconds`` of CPU time, or when
+    ``marker`` (descendants of ``under``, where given: the engine's
+    Prolog processes are each in a process group of their own; not those
+    of ``ignore``) have each used ``seconds`` of CPU time, or when
     ``deadline`` seconds have passed: a test that must interrupt work
     under way waits for the work, not for the clock, which a loaded
     machine makes too short."""
     end = time.monotonic() + deadline
     while time.monotonic() < end:
-        used = [cpu_time_and_group(pid) for pid, command in command_lines().items()
-                if marker in command and pid not in ignore]
-        busy = [cpu for cpu, pgrp in used if cpu >= seconds and group in (None, pgrp)]
-        if len(busy) >= processes:
+        within = None if under is None else set(descendants(under))
+        used = [cpu_time(pid) for pid, command in command_lines().items()
+                if marker in command and pid not in ignore
+                and (within is None or pid in within)]
+        if len([cpu for cpu in used if cpu >= seconds]) >= processes:
             return
         time.sleep(0.25)
 

@@ -208,8 +208,8 @@ def test_trusted_says_so_and_runs_the_file(cli, tmp_path):
                   + GAME)
     run = cli("search", "--kb", str(kb), "--trusted", "--json")
     assert run.code == 0, run.err
-    assert run.err == ("advice: --trusted: your Prolog files are loaded unchecked; "
-                       "whatever they say runs\n")
+    assert run.err == ("advice: --trusted: your Prolog files are loaded unchecked and "
+                       "outside the wall; whatever they say runs\n")
     assert canary.exists()
     canary.unlink()
     assert cli("search", "--kb", str(kb)).code == 2  # trust ends with the command

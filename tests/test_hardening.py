@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import command_lines, wait_for_cpu
+from conftest import command_lines, descendants, wait_for_cpu
 from engine.advice_play import AdvicePlayer, _logged_lines
 from engine.prolog import kb_path, session
 from engine.prolog_process import ProcessSession
@@ -38,25 +38,6 @@ def start(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "engine.cli", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-
-
-def descendants(pid: int) -> list[int]:
-    """Processes whose parent chain leads to ``pid`` (read from /proc)."""
-    parents = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(fields[1])
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [p for p, pp in parents.items() if pp == parent]
-        found += children
-        frontier += children
-    return found
 
 
 def prolog_processes(pid: int) -> list[int]:
@@ -309,7 +290,7 @@ def test_a_table_game_is_played_where_its_log_cannot_be_written(monkeypatch):
 
 def test_ctrl_c_during_a_table_game_prints_the_game_so_far():
     proc = start("play", "kbbk", "--fen", FAR_KBBK, "--json")
-    wait_for_cpu(b"spawn_main", 1, 3.0, group=proc.pid)
+    wait_for_cpu(b"spawn_main", 1, 3.0, under=proc.pid)
     children = prolog_processes(proc.pid)
     assert children  # the Prolog process
     os.killpg(proc.pid, signal.SIGINT)

@@ -12,7 +12,7 @@ import time
 import chess
 import pytest
 
-from conftest import wait_for_cpu
+from conftest import command_lines, descendants, wait_for_cpu
 from engine.prolog import current_limits, kb_path, session
 from engine.render import verify_text
 from engine.verify import (
@@ -270,7 +270,10 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
         start_new_session=True)
     # the two workers at work: each has listed the 175,168 starts (about
     # 2 s of CPU) and verified some
-    wait_for_cpu(b"spawn_main", 2, 4.0, group=proc.pid)
+    wait_for_cpu(b"spawn_main", 2, 4.0, under=proc.pid)
+    workers = [pid for pid in descendants(proc.pid)
+               if b"spawn_main" in command_lines().get(pid, b"")]
+    assert len(workers) >= 2
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -278,9 +281,8 @@ def test_ctrl_c_stops_the_workers_and_reports_what_was_done(tmp_path):
     assert '"complete": false' in out
     assert f"{tmp_path / 'krk.checkpoint'} keeps them: give the same command again" in err
     time.sleep(1)
-    group = subprocess.run(["ps", "-o", "pid=,args=", "-g", str(proc.pid)],
-                           capture_output=True, text=True).stdout
-    assert "spawn_main" not in group  # no worker left running
+    left = [pid for pid in workers if b"spawn_main" in command_lines().get(pid, b"")]
+    assert left == []  # no worker left running (each was in a process group of its own)
 
 
 def test_compiled_and_interpreted_krk_play_the_same_games():

@@ -1,0 +1,2 @@
+% Runs a shell command when the search asks for moves.
+moves(_, []) :- shell('touch CANARY').

@@ -1,0 +1,136 @@
+"""The operating-system wall alone (engine/sandbox.py): with the Prolog
+guard switched off by its test-only setting, a hostile knowledge base
+that starts a program, creates a process, writes or reads a file it may
+not, or opens a socket is stopped by the wall; the command names the
+file and what was refused, exits 2, and nothing is created. The
+engine's own jobs and a shipped table still work inside the wall, with
+the same figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import sandbox
+from engine.prolog import kb_path
+
+ROOT = Path(__file__).resolve().parent.parent
+WALL = Path(__file__).parent / "data" / "wall"
+ADVICE = [sys.executable, "-m", "engine.cli"]
+
+#: the rest of a game for the searches, so that only the hostile part is wrong
+GAME = "staticval(_, 0).\nmax_to_move(_).\nmin_to_move(_) :- fail.\ninitial(a).\n"
+
+pytestmark = pytest.mark.skipif(not sandbox.support().complete,
+                                reason="this kernel lacks Landlock or seccomp: "
+                                       f"{', '.join(sandbox.support().missing)}")
+
+PROGRAM = "tried to start a program or create a process; the wall ended its Prolog process"
+
+
+def advice(*args: str, env: dict | None = None, cwd: Path | None = None):
+    """``advice ARGS...`` in a process of its own."""
+    return subprocess.run([*ADVICE, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})}, cwd=cwd or ROOT)
+
+
+def unguarded(*args: str, **kwargs):
+    """``advice ARGS...`` with the Prolog guard off: only the wall stands."""
+    return advice(*args, env={sandbox.UNGUARDED_VARIABLE: "1"}, **kwargs)
+
+
+def hostile(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """tests/data/wall/NAME.pl in ``tmp_path``, its canary there; and the canary."""
+    canary = tmp_path / "canary"
+    kb = tmp_path / f"{name}.pl"
+    text = (WALL / f"{name}.pl").read_text()
+    kb.write_text(text.replace("CANARY", str(canary)).replace("SECRET", str(tmp_path / "secret"))
+                  + GAME)
+    return kb, canary
+
+
+@pytest.mark.parametrize("name, refused", [
+    ("shell", PROGRAM),
+    ("process_create", PROGRAM),
+    ("fork", PROGRAM),
+    ("load_time", PROGRAM),
+    ("open_write", "tried to open {canary}, outside what it may read or write"),
+    ("open_read", "tried to open {secret}, outside what it may read or write"),
+    ("tcp_connect", "tried to open a network socket"),
+])
+def test_the_wall_alone_stops_a_hostile_file(tmp_path, name, refused):
+    kb, canary = hostile(tmp_path, name)
+    (tmp_path / "secret").write_text("password.\n")
+    run = unguarded("search", "--kb", str(kb))
+    words = refused.format(canary=canary, secret=tmp_path / "secret")
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == \
+        f"advice: error: {kb}: refused by the wall: a knowledge base {words}"
+    assert "Traceback" not in run.stderr
+    assert not canary.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([kb.name, "secret"])
+
+
+def test_the_guard_stops_the_same_file_first(tmp_path):
+    kb, canary = hostile(tmp_path, "shell")
+    run = advice("search", "--kb", str(kb))
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines()[-1] == \
+        f"advice: error: {kb}:2: shell/1 is not allowed in a knowledge base"
+    assert not canary.exists()
+
+
+def test_json_says_what_was_refused(tmp_path):
+    kb, canary = hostile(tmp_path, "tcp_connect")
+    run = unguarded("search", "--kb", str(kb), "--json")
+    assert run.returncode == 2
+    assert json.loads(run.stdout)["error"] == \
+        f"{kb}: refused by the wall: a knowledge base tried to open a network socket"
+
+
+def test_trusted_takes_the_wall_down(tmp_path):
+    kb, canary = hostile(tmp_path, "open_write")
+    run = advice("search", "--kb", str(kb), "--trusted")
+    assert run.returncode == 0, run.stderr
+    assert canary.read_text() == "owned"
+    assert "outside the wall" in run.stderr
+
+
+def test_a_kernel_without_landlock_is_named_once(tmp_path):
+    kb, canary = hostile(tmp_path, "open_write")
+    run = advice("search", "--kb", str(kb), "--json",
+                 env={sandbox.UNGUARDED_VARIABLE: "1", sandbox.LACKS_VARIABLE: "landlock"})
+    warning = ("advice: warning: this machine has no Landlock (the file-system wall): that "
+               "part of the wall is missing, the Prolog guard and the rest stand")
+    assert run.stderr.count(warning) == 1, run.stderr
+    assert json.loads(run.stdout)["wall"] == {
+        "landlock_abi": 0, "seccomp": True, "complete": False,
+        "missing": ["Landlock (the file-system wall)"]}
+    assert canary.read_text() == "owned"  # with the guard off and no Landlock, it wrote
+
+
+def test_a_walled_game_plays_as_the_shipped_one(tmp_path):
+    """A user's copy of a shipped domain runs behind the wall (its
+    tablebases read from the cache, its Prolog in the wall): the same
+    figures as the shipped table, which runs outside it."""
+    domain = tmp_path / "my_kqk.pl"
+    domain.write_text(kb_path("chess/kqk.pl").read_text().replace(
+        ":- module(kqk,", ":- module(my_kqk,").replace(
+        ":- reexport(endgame).", ":- reexport(advice(chess/endgame))."))
+    table = tmp_path / "my_kqk.adv"
+    table.write_text(kb_path("chess/kqk.adv").read_text().replace(
+        "uses chess/kqk", "uses my_kqk"))
+    args = ["--sample", "40", "--seed", "3", "--json"]
+    shipped = advice("verify", "chess/kqk", *args)
+    walled = advice("verify", str(table), *args)
+    assert walled.returncode == shipped.returncode == 0, walled.stderr
+    mine, theirs = json.loads(walled.stdout), json.loads(shipped.stdout)
+    for key in ("positions", "successes", "by_result", "histogram", "max_moves",
+                "mean_moves", "mean_ratio"):
+        assert mine[key] == theirs[key], key
+    assert mine["successes"] == 40
