@@ -82,10 +82,16 @@ stack_overflow_text(Overflow, Text) :-
         )
     ;   In = ""
     ),
-    format(string(Text),
-           "ran out of its Prolog stack of ~2f GiB at depth ~D~w: a recursion that \c
-            does not end, or data too large (--memory-limit sets the stack to half \c
-            of it)", [Limit, Depth, In]).
+    (   Depth >= 100000
+    ->  format(string(Text),
+               "ran out of its Prolog stack of ~2f GiB at depth ~D~w: a recursion that \c
+                does not end, or data too large (--memory-limit sets the stack to half \c
+                of it)", [Limit, Depth, In])
+    ;   format(string(Text),
+               "ran out of memory: its Prolog stack of ~2f GiB is full at depth ~D~w, \c
+                so the data is too large for it (--memory-limit sets the stack to half \c
+                of it)", [Limit, Depth, In])
+    ).
 
 user_frame(Overflow, PI) :-
     member(Key, [non_terminating, stack, cycle]),

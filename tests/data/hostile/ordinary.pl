@@ -38,7 +38,7 @@ staticval(c(_, _), 0).
 
 show_position(c(N, P), Text) :-
     sticks(N, Codes),
-    with_output_to(string(Text), (format("~s", [Codes]), tab(1), print(P), nl)).
+    with_output_to(string(Text), (format("~s", [Codes]), tab(1), writeq(P), nl)).
 
 sticks(N, Codes) :-
     phrase(bars(N), Codes).
