@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.games import SEARCH_INTERFACE
-from engine.prolog import BadInput, KBLoadError, atom, integer, session, string
+from engine.prolog import BadInput, KBLoadError, atom, integer, kb_path, session, string
 
 KINDS = ("plunit", "compare", "search", "table")
 ALGORITHMS = ("minimax", "alphabeta")
@@ -51,8 +52,28 @@ KEYS = {
     "compare": _COMMON + ("predicate", "reference_predicate", "outputs", "check", "inputs",
                           "inputs_from") + _LIMITS,
     "search": _COMMON + ("positions", "algorithms", "depth", "fewer") + _LIMITS,
-    "table": _COMMON + ("defender", "start_set", "sample", "seed", "max_moves"),
+    "table": _COMMON + ("domain", "allow_own_domain", "defender", "start_set", "sample",
+                        "seed", "max_moves"),
 }
+
+
+def private_module(kind: str) -> str:
+    """A name for a module of the grader's (the context it loads a file
+    into, or its grading jobs') that no submission can know, and so
+    cannot take for its own: ``kind`` and 64 random bits."""
+    return f"{kind}_{secrets.token_hex(8)}"
+
+
+#: the module the grading jobs are loaded into (see :func:`load_grading_jobs`)
+GRADER_CONTEXT = private_module("grader")
+
+
+def load_grading_jobs() -> None:
+    """Load the grading jobs (``kb/grading/grading.pl``, called as
+    ``grading:...``) into a module of their own, not into ``user``, whose
+    predicates every module sees: no knowledge base or submission in the
+    same Prolog can see them (a file of the engine's loads once)."""
+    session().load_file(kb_path("grading/grading.pl"), context=GRADER_CONTEXT, trusted=True)
 
 
 class AssignmentError(BadInput):
@@ -144,8 +165,17 @@ class SearchPoint(TestPoint):
 class TablePoint(TestPoint):
     """The student's advice table, checked and verified (``advice
     verify``) from a sample or a set of start positions; credit in
-    proportion to the positions won."""
+    proportion to the positions won.
 
+    The table must use the assignment's knowledge base: ``domain`` (a
+    ``.pl`` file shipped under ``kb/``, as the assignment names it in
+    ``domain_name``), else any knowledge base shipped with advice; one
+    from the submission's own folder only when ``allow_own_domain``.
+    """
+
+    domain: Path | None
+    domain_name: str | None
+    allow_own_domain: bool
     defender: str | None
     start_set: str | None
     sample: int | None
@@ -388,7 +418,24 @@ class _Reader:
         if start_set is not None and not (isinstance(start_set, str) and start_set):
             raise self.lines.error(i, "start_set", f"{where}: start_set must name a set "
                                    "of start positions the domain declares")
-        return TablePoint(**common, defender=defender, start_set=start_set,
+        own = data.get("allow_own_domain", False)
+        if not isinstance(own, bool):
+            raise self.lines.error(i, "allow_own_domain", f"{where}: allow_own_domain must "
+                                   "be true or false")
+        name = data.get("domain")
+        domain = None
+        if name is not None:
+            if own:
+                raise self.lines.error(i, "allow_own_domain", f"{where}: give domain (the "
+                                       "knowledge base every table must use) or "
+                                       "allow_own_domain = true, not both")
+            domain = shipped_domain(name) if isinstance(name, str) and name else None
+            if domain is None:
+                raise self.lines.error(i, "domain", f"{where}: domain = {name!r}: no "
+                                       "knowledge base shipped under advice's kb/ has that "
+                                       "name (e.g. domain = \"chess/krk\")")
+        return TablePoint(**common, domain=domain, domain_name=name, allow_own_domain=own,
+                          defender=defender, start_set=start_set,
                           sample=self._integer(data, i, "sample", where, None, 1),
                           seed=self._integer(data, i, "seed", where, 0, 0),
                           max_moves=self._integer(data, i, "max_moves", where, 100, 1))
@@ -464,6 +511,26 @@ class _Reader:
         return CallLimits(float(seconds), inferences)
 
 
+def shipped_domain(name: str) -> Path | None:
+    """The ``.pl`` file shipped under ``kb/`` that ``name`` names, as a
+    table's ``uses`` does (``chess/krk``, with or without ``.pl``, or a
+    bare name one file has), or None; never the example assignments'
+    files (their reference solutions)."""
+    from engine.tables import find_kb
+
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        return None
+    found = find_kb(name, kb_path(""))
+    return found if found is not None and is_shipped_domain(found) else None
+
+
+def is_shipped_domain(path: Path) -> bool:
+    """Whether ``path`` (resolved) is a knowledge base shipped under
+    ``kb/``, not a file of the example assignments."""
+    kb = kb_path("").resolve()
+    return path.is_relative_to(kb) and not path.is_relative_to(kb / "assignments")
+
+
 # -- the checks that need Prolog ----------------------------------------------------
 
 def _check_with_prolog(assignment: Assignment, lines: _Lines) -> Assignment:
@@ -471,7 +538,7 @@ def _check_with_prolog(assignment: Assignment, lines: _Lines) -> Assignment:
     after loading the reference (trusted: it is the teacher's) and
     checking that it defines what the tests name."""
     s = session()
-    s.use_module("grading/grading.pl")
+    load_grading_jobs()
     reference = None
     if assignment.reference is not None:
         try:
@@ -579,7 +646,10 @@ the student's code: a test, an input, a search; default {CALL_SECONDS:g} s and
            against defender = "perfect", "all" or "random" from the start
            positions of start_set (default: the domain's first), or a sample
            of them (sample = N, seed = S); max_moves = 100. Points in
-           proportion to the positions won.
+           proportion to the positions won. The table must use domain =
+           "chess/krk" (a knowledge base shipped under advice's kb/; default:
+           any of them), never one from the student's folder unless
+           allow_own_domain = true (then one inside the submission's folder).
 
 Each submission is graded in a process of its own, under the limits
 above; one that crashes, hangs or is refused (a Prolog file is checked

@@ -29,21 +29,25 @@ from engine.prolog import DEFAULT_SECONDS, BadInput, EngineError, current_limits
 def find_submissions(paths: Iterable[str], assignment: Assignment) -> list[Submission]:
     """The submissions the paths name: each a student's folder (named
     after it), or for an assignment of one file, a student's file (named
-    after its stem). Raises :class:`BadInput` for a path that is missing,
-    inside the engine's own ``kb`` folder (whose files load unchecked),
-    or a second submission of the same name."""
+    after its stem). A symbolic link is a submission too, named after
+    the link, and never followed: it is graded as refused, with a note
+    (:meth:`Submission.refusal`). Raises :class:`BadInput` for a path
+    that is missing, inside the engine's own ``kb`` folder (whose files
+    load unchecked), or a second submission of the same name."""
     found: dict[str, Submission] = {}
     kb = kb_path("").resolve()
     for text in paths:
         path = Path(text)
-        if not path.exists():
+        if path.is_symlink():  # never followed: graded as refused (Submission.refusal)
+            student = path.stem if path.suffix in (".pl", ".adv") else path.name
+        elif not path.exists():
             raise BadInput(f"{text}: no such file or folder")
-        if path.resolve().is_relative_to(kb):
+        elif path.resolve().is_relative_to(kb):
             raise BadInput(f"{text}: is inside advice's own kb folder, whose files are "
                            "loaded unchecked: copy it out first (advice grade --example "
                            "copies an example assignment out)")
-        if path.is_dir():
-            student = path.resolve().name
+        elif path.is_dir():
+            student = Path(os.path.abspath(path)).name
         elif len(assignment.files) > 1:
             raise BadInput(f"{text}: the assignment asks for {len(assignment.files)} files "
                            f"({', '.join(assignment.files)}): give each student's folder")
@@ -82,10 +86,21 @@ def grade(assignment: Assignment, submissions: list[Submission], jobs: int = 1,
     results: dict[str, SubmissionResult] = {}
     if progress:
         progress(0, len(submissions))
-    with make_pool(min(jobs, len(submissions)) or 1, quiet, (),
+    for submission in submissions:  # a symbolic link: refused, not followed
+        refused = submission.refusal()
+        if refused:
+            results[submission.student] = SubmissionResult(
+                submission.student, str(submission.path),
+                lost_results(assignment, refused), refused)
+    todo = [s for s in submissions if s.student not in results]
+    if progress and results:
+        progress(len(results), len(submissions))
+    if not todo:
+        return [results[s.student] for s in submissions]
+    with make_pool(min(jobs, len(todo)), quiet, (),
                    partial(grade_submission, assignment), describe=_submission_words,
                    isolated=True, deadline=worker_deadline()) as pool:
-        for submission, result in pool.run(submissions):
+        for submission, result in pool.run(todo):
             if not isinstance(result, SubmissionResult):
                 reason = str(result) if isinstance(result, EngineError) else \
                     f"grading stopped: {type(result).__name__}: {result}"

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from advice.errors import AdviceError, render_diagnostics
 from engine.grading.assignment import (
-    Assignment, ComparePoint, PlunitPoint, SearchPoint, TablePoint, TestPoint,
+    Assignment, ComparePoint, PlunitPoint, SearchPoint, TablePoint, TestPoint, load_grading_jobs,
+    private_module,
 )
 from engine.prolog import (
     DEFAULT_SECONDS, EngineError, KBLoadError, atom, current_limits, integer, session, string,
@@ -25,24 +27,68 @@ from engine.prolog import (
 from engine.search import value_text
 from engine.workers import heartbeat
 
+try:  # the operating-system wall lets a walled Prolog read the submission
+    from engine.prolog import declare_inputs as _declare_inputs
+except ImportError:  # an engine without the wall
+    def _declare_inputs(paths) -> None:
+        pass
+
 #: failures shown in a test's output (the rest are counted)
 SHOWN_FAILURES = 10
+
+
+class Lost(Exception):
+    """A test point cannot run; the message says why (for the student)."""
 
 
 @dataclass(frozen=True)
 class Submission:
     """What one student handed in: a folder holding the assignment's
-    files, or, for an assignment of one file, that file."""
+    files, or, for an assignment of one file, that file.
+
+    A symbolic link is never followed: a submission that is one is
+    refused (:meth:`refusal`), and so is a file in it that is one
+    (:meth:`file`), with a note saying so, so that a submission cannot
+    hand in the reference solution, another student's file or any file
+    of the machine by naming it.
+    """
 
     student: str
     path: Path
 
+    def refusal(self) -> str | None:
+        """Why the whole submission is refused (its path is a symbolic
+        link), or None."""
+        if self.path.is_symlink():
+            return f"{self.path.name} is a symbolic link: refused"
+        return None
+
     def file(self, name: str) -> Path | None:
-        """The submitted file the assignment calls ``name``, if handed in."""
+        """The submitted file the assignment calls ``name``, if handed in.
+        Raises :class:`Lost` when it (or the submission) is a symbolic link."""
+        refused = self.refusal()
+        if refused:
+            raise Lost(refused)
         if self.path.is_dir():
             found = self.path / name
+            if found.is_symlink():
+                raise Lost(f"{self.path.name}/{name} is a symbolic link: refused")
             return found if found.is_file() else None
         return self.path
+
+    def holds(self, path: Path) -> bool:
+        """Whether ``path`` lies in the submission (the folder, or the one
+        file), with no symbolic link on the way from it."""
+        root = Path(os.path.abspath(self.path))
+        path = Path(os.path.abspath(path))
+        if path != root and not (self.path.is_dir() and path.is_relative_to(root)):
+            return False
+        step = root
+        for part in path.relative_to(root).parts:
+            step = step / part
+            if step.is_symlink():
+                return False
+        return not root.is_symlink()
 
 
 @dataclass(frozen=True)
@@ -76,10 +122,6 @@ class SubmissionResult:
         return round(sum(t.max_score for t in self.tests), 2)
 
 
-class Lost(Exception):
-    """A test point cannot run; the message says why (for the student)."""
-
-
 def quiet() -> None:
     """Send what this process prints nowhere: a student's code must not
     write over the teacher's terminal or the command's JSON (what the
@@ -94,7 +136,16 @@ def grade_submission(assignment: Assignment, state: None,
                      submission: Submission) -> SubmissionResult:
     """Run every test point of ``assignment`` on ``submission`` (the work
     of a grading worker; ``state`` is its set-up's, unused)."""
+    refused = submission.refusal()
+    if refused:
+        return SubmissionResult(submission.student, str(submission.path),
+                                lost_results(assignment, refused), refused)
     grader = _Grader(assignment, submission)
+    try:
+        grader.load_teachers_files()
+    except (Lost, EngineError) as error:
+        return SubmissionResult(submission.student, str(submission.path),
+                                lost_results(assignment, str(error)), str(error))
     results: list[TestResult] = []
     for point in assignment.tests:
         heartbeat()
@@ -112,13 +163,27 @@ def _share(points: float, passed: int, cases: int) -> float:
 
 
 class _Grader:
-    """Loads a submission's files and the reference once, and grades."""
+    """Loads the teacher's files, then a submission's, once, and grades.
+
+    Every file goes into a context module of its own with a name no
+    submission can know (:func:`private_module`), and the grading jobs
+    (``kb/grading/grading.pl``) into one more, never into ``user``,
+    whose predicates every module sees: nothing of the grader's or the
+    reference's is visible from a submission's code. The teacher's
+    trusted files (the grading jobs, the reference, the plunit tests)
+    load before anything of the student's (:meth:`load_teachers_files`);
+    a submitted file whose module/2 header names a module that exists
+    already is refused, never merged with it.
+    """
 
     def __init__(self, assignment: Assignment, submission: Submission):
         self.assignment = assignment
         self.submission = submission
-        self._modules: dict[Path, str] = {}
-        self._refused: dict[Path, str] = {}
+        self._contexts: dict[str, str] = {}   # a submitted file's name -> its context
+        self._loaded: set[str] = set()        # the submitted files loaded
+        self._refused: dict[str, str] = {}    # a submitted file's name -> why refused
+        self._reference: str | None = None
+        self._reference_file: str | None = None  # a submitted file that is the reference
         self.seconds = current_limits().seconds or DEFAULT_SECONDS
 
     def grade(self, point: TestPoint) -> list[TestResult]:
@@ -134,9 +199,55 @@ class _Grader:
         except (Lost, EngineError, AdviceError) as error:  # a table's errors, with carets
             names = ([point.test_name(t) for t in point.tests]
                      if isinstance(point, PlunitPoint) else [point.name])
-            return [TestResult(name, 0.0, point.points, str(error)) for name in names]
+            reason = self._own(str(error))
+            return [TestResult(name, 0.0, point.points, reason) for name in names]
 
     # -- loading -----------------------------------------------------------------
+
+    def load_teachers_files(self) -> None:
+        """Load what the teacher wrote, before any of the student's files:
+        the grading jobs, the reference (when a test needs it) and each
+        plunit file, into the context its submitted file will load into
+        (so that the tests call the student's predicates by their names,
+        and nothing of the student's rewrites them)."""
+        load_grading_jobs()
+        _declare_inputs([self.submission.path])
+        points = self.assignment.tests
+        reference = self.assignment.reference
+        if reference is not None and any(isinstance(p, (ComparePoint, SearchPoint))
+                                         for p in points):
+            handed_in = self._handed_in(reference)
+            if handed_in is not None:  # the teacher grades the reference itself
+                self._reference_file = handed_in
+            else:
+                self._reference = self._load(reference, private_module("reference"),
+                                             trusted=True)
+        for point in points:
+            if isinstance(point, PlunitPoint):
+                self._load(point.tests_file, self._context(point.file), trusted=True)
+
+    def _handed_in(self, reference: Path) -> str | None:
+        """The name of the submitted file that is the reference file
+        itself (the teacher grading the reference), if one is."""
+        for name in self.assignment.files:
+            try:
+                path = self.submission.file(name)
+                if path is not None and os.path.samefile(path, reference):
+                    return name
+            except (Lost, OSError):
+                continue
+        return None
+
+    def _reference_module(self) -> str:
+        """The reference's module (the submitted file's, when it is the
+        reference file itself)."""
+        if self._reference is None and self._reference_file is not None:
+            return self._module(self._reference_file)
+        return self._reference
+
+    def _context(self, name: str) -> str:
+        """The context module of the submitted file ``name``."""
+        return self._contexts.setdefault(name, private_module("submission"))
 
     def _file(self, name: str) -> Path:
         path = self.submission.file(name)
@@ -146,36 +257,63 @@ class _Grader:
 
     def _module(self, name: str) -> str:
         """The module of the submitted Prolog file ``name``: loaded (guarded)
-        after the teacher's plunit files that test it, so that they see
-        its predicates and nothing of it rewrites them."""
-        return self._load(self._file(name), [p.tests_file for p in self.assignment.tests
-                                             if isinstance(p, PlunitPoint) and p.file == name])
-
-    def _reference(self) -> str:
-        return self._load(self.assignment.reference, [], trusted=True)
-
-    def _load(self, path: Path, tests: list[Path], trusted: bool | None = None) -> str:
-        path = path.resolve()
-        if path in self._refused:
-            raise Lost(self._refused[path])
-        if path not in self._modules:
-            module = f"graded_{len(self._modules) + 1}"
-            s = session()
+        into its context, after the teacher's plunit files that test it."""
+        if name in self._refused:
+            raise Lost(self._refused[name])
+        if name not in self._loaded:
             try:
-                for test_file in tests:
-                    s.load_file(test_file, context=module, trusted=True)
-                s.load_file(path, context=module, trusted=trusted)
-            except EngineError as error:
-                self._refused[path] = f"{path.name} was not loaded:\n{error}"
-                raise Lost(self._refused[path]) from None
-            self._modules[path] = module
-        return self._modules[path]
+                path = self._file(name)
+                self._fresh_module(path)
+                self._load(path, self._context(name))
+            except Lost as error:
+                self._refused[name] = str(error)
+                raise
+            self._loaded.add(name)
+        return self._contexts[name]
+
+    def _fresh_module(self, path: Path) -> None:
+        """Raise :class:`Lost` when the module/2 header of the submitted
+        file ``path`` names a module that exists in this Prolog already
+        (the grader's, a teacher's file's, a library's): loading would
+        merge the file with it."""
+        answer = self._ask(f"grading:taken_module_json({atom(str(path.absolute()))}, Out)",
+                           f"reading the module header of {path.name}")
+        if answer["taken"]:
+            raise Lost(f"{path.name} was not loaded:\n{path.resolve()}:{answer['line']}: the "
+                       f"module name {answer['module']} is taken (by the grader, a library or a "
+                       "file loaded before it): give the file a module name of its own")
+
+    def _load(self, path: Path, context: str, trusted: bool | None = None) -> str:
+        """Load ``path`` into the module ``context`` (a teacher's file
+        ``trusted``; a student's guarded); returns ``context``."""
+        try:
+            session().load_file(path.resolve(), context=context, trusted=trusted)
+        except EngineError as error:
+            raise Lost(f"{path.name} was not loaded:\n{error}") from None
+        return context
+
+    def _own(self, text: str) -> str:
+        """``text`` (for the student's report) without what it would quote
+        of a file outside the submission: a line that starts with such a
+        file's name says only that it was not shown."""
+        lines = []
+        for line in text.splitlines():
+            named = re.match(r"(/[^:\n]*):", line)
+            if named and not self._inside(Path(named[1])):
+                line = "(a line about a file outside the submission, not shown)"
+            lines.append(line)
+        kept = [line for i, line in enumerate(lines)
+                if i == 0 or not (line == lines[i - 1] and line.endswith("not shown)"))]
+        return "\n".join(kept)
+
+    def _inside(self, path: Path) -> bool:
+        """Whether ``path`` (as Prolog names it: resolved) is in the submission."""
+        roots = {Path(os.path.abspath(self.submission.path)), self.submission.path.resolve()}
+        return any(path == root or path.is_relative_to(root) for root in roots)
 
     def _ask(self, goal: str, what: str) -> dict:
         heartbeat()
-        s = session()
-        s.use_module("grading/grading.pl")
-        return json.loads(s.ask(goal, seconds=self.seconds, what=what))
+        return json.loads(session().ask(goal, seconds=self.seconds, what=what))
 
     # -- the kinds ---------------------------------------------------------------
 
@@ -190,7 +328,7 @@ class _Grader:
                 for test, r in zip(point.tests, answer["tests"])]
 
     def _compare(self, point: ComparePoint) -> TestResult:
-        module, reference = self._module(point.file), self._reference()
+        module, reference = self._module(point.file), self._reference_module()
         (name, arity), (ref_name, ref_arity) = point.predicate, point.reference_predicate
         inputs = (f"texts([{', '.join(string(t) for t in point.inputs)}])" if point.inputs
                   else f"from({atom(point.inputs_from[0])}/{integer(point.inputs_from[1])})")
@@ -213,7 +351,7 @@ class _Grader:
                           "\n".join(lines))
 
     def _search(self, point: SearchPoint) -> TestResult:
-        module, reference = self._module(point.file), self._reference()
+        module, reference = self._module(point.file), self._reference_module()
         starts = (", ".join(f"typed({string(p)})" for p in point.positions)
                   if point.positions else "initial")
         spec = (f"search([{starts}], [{', '.join(point.algorithms)}], "
@@ -237,6 +375,7 @@ class _Grader:
         from engine.verify import VerifyJob, verify_here
 
         path = self._file(point.file)
+        self._check_domain(point, path)
         try:
             table = load_table(path)  # an AdviceError (the table's errors) costs the test
         except KBLoadError as error:
@@ -248,6 +387,48 @@ class _Grader:
         return TestResult(point.name, _share(point.points, report["successes"],
                                              report["positions"]),
                           point.points, _table_output(report, table, path))
+
+
+    def _check_domain(self, point: TablePoint, path: Path) -> None:
+        """Raise :class:`Lost` unless the table at ``path`` uses the
+        assignment's knowledge base (see :class:`TablePoint`), before the
+        table loads. The table is read, and its knowledge base loaded only
+        when it is one shipped with advice or a file in the submission's
+        folder (with no link on the way): nothing outside the submission
+        is read. A file of the student's loads (guarded) before it is
+        judged, so that one the guard refuses says why."""
+        from engine.grading.assignment import is_shipped_domain
+        from engine.tables import domain_file, parse_file
+
+        table = parse_file(path)  # an AdviceError (the table's errors) costs the test
+        used = domain_file(table)  # resolved; an AdviceError when there is none
+        shipped = is_shipped_domain(used)
+        if not shipped:
+            written = table.uses if table.uses.endswith(".pl") else table.uses + ".pl"
+            beside = Path(os.path.abspath(path.parent / written))
+            if not (self.submission.path.is_dir() and self.submission.holds(beside)
+                    and beside.resolve() == used):
+                raise Lost(f"{point.file} uses {table.uses}, which is not a file in the "
+                           "submission's folder: a table of this assignment must use "
+                           + ("a knowledge base shipped with advice or one handed in "
+                              "with it" if point.allow_own_domain else self._wanted(point)))
+            try:
+                session().load_file(used)
+            except KBLoadError as error:
+                raise Lost(f"{point.file}: its knowledge base was not loaded:\n"
+                           f"{error}") from None
+        if point.domain is not None:
+            if used == point.domain:
+                return
+        elif shipped or point.allow_own_domain:
+            return
+        what = "another knowledge base" if shipped else "a knowledge base of its own"
+        raise Lost(f"{point.file} uses {table.uses}, {what}: a table of this "
+                   f"assignment must use {self._wanted(point)}")
+
+    @staticmethod
+    def _wanted(point: TablePoint) -> str:
+        return point.domain_name or "one shipped with advice (under its kb/)"
 
 
 def _search_problems(case: dict, fewer: bool) -> list[str]:

@@ -3,7 +3,8 @@
             plunit_job/3,               % +Tests, +Limits, -Json
             compare_job/5,              % +Submission, +Reference, +Spec, +Limits, -Json
             inputs_json/3,              % +Texts, +Arity, -Json
-            search_point_job/5          % +Submission, +Reference, +Spec, +Limits, -Json
+            search_point_job/5,         % +Submission, +Reference, +Spec, +Limits, -Json
+            taken_module_json/2         % +File, -Json
           ]).
 
 /** <module> Grading a student's Prolog: the jobs `advice grade` runs
@@ -14,6 +15,12 @@ teacher's reference solution. Every call of a student's code runs
 under Limits, `limits(Seconds, Inferences)` per call, with what it
 prints captured; a call that fails, raises an error or runs past a
 limit costs that case only.
+
+The engine loads this module into a context module of its own (not
+`user`, whose predicates every module sees), calls its jobs as
+`grading:Job`, and loads every file into a context whose name a
+submission cannot know; taken_module_json/2 refuses a submitted module
+file that would share a module with anything loaded before it.
 
 The teacher's plunit file is loaded into the submission's module
 before the submission itself (so that the tests call the student's
@@ -81,6 +88,30 @@ cut_text(Text0, Max, Text) :-
     ;   sub_string(Text0, 0, Max, _, Start),
         string_concat(Start, "...", Text)
     ).
+
+		 /*******************************
+		 *        MODULE NAMES          *
+		 *******************************/
+
+%!  taken_module_json(+File, -Json) is det.
+%
+%   Whether the module/2 header of File (a submitted file, read, not
+%   loaded) names a module that exists in this Prolog already: the
+%   grader's, a context, a teacher's file's (a plunit unit's too), a
+%   library's or the system's. Loading File would add its clauses to
+%   that module, or import them from it. Json is `{"taken": false}` or
+%   `{"taken": true, "module": Name, "line": Line}`.
+
+taken_module_json(File, Json) :-
+    (   bridge:module_header(File, Module, _, Line),
+        (   current_module(Module)
+        ;   bridge:taken_module_name(Module, File, _)
+        )
+    ->  format(string(Name), "~q", [Module]),
+        Term = json([taken= @(true), module=Name, line=Line])
+    ;   Term = json([taken= @(false)])
+    ),
+    json_string(Term, Json).
 
 		 /*******************************
 		 *            PLUNIT            *
