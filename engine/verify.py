@@ -27,9 +27,11 @@ import numpy as np
 from engine.checkpoint import Checkpoint, identity, job_sources
 from engine.cluster import BATCH, RayPool, pool_for
 from engine.domains import Domain, describe
-from engine.prolog import DEFAULT_INFERENCES, BadInput, atom, integer, session, string
+from engine.prolog import (
+    DEFAULT_INFERENCES, BadInput, WallRefusal, atom, integer, session, string, wall_words,
+)
 from engine.tables import LoadedTable, load_table
-from engine.workers import WorkerPool, peak_memory
+from engine.workers import WorkerDied, WorkerPool, peak_memory
 
 DEFENDERS = ("perfect", "all", "random")
 #: the start positions in one slice, unless the command gives --batch: a
@@ -313,7 +315,7 @@ def verify(job: VerifyJob, workers: int = 1,
     # background job), so that it can stop the workers.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     parts: list[dict] = []
-    domain, count, population, pool, kept = None, 0, 0, None, None
+    domain, count, population, pool, kept, table = None, 0, 0, None, None, None
 
     def report() -> dict:
         merged = merge(parts, job, domain, time.perf_counter() - t0, count, population)
@@ -354,6 +356,10 @@ def verify(job: VerifyJob, workers: int = 1,
                     progress(done, count)
     except KeyboardInterrupt:
         raise Interrupted(report()) from None
+    except WorkerDied as died:
+        if table is not None and died.walled:
+            raise WallRefusal(wall_words([table.domain_file], died.walled)) from None
+        raise
     return report()
 
 

@@ -42,6 +42,7 @@ import time
 from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Iterator, Protocol
 
+from engine import sandbox
 from engine.prolog import (
     EngineError, Limits, configure_limits, current_limits, use_in_process_session,
 )
@@ -55,7 +56,15 @@ POLL = 0.2
 
 
 class WorkerDied(EngineError):
-    """A worker process ended while it held a piece of the job."""
+    """A worker process ended while it held a piece of the job; ``walled``
+    says what the wall refused when the wall ended it (else None)."""
+
+    def __init__(self, message: str, walled: str | None = None):
+        super().__init__(message)
+        self.walled = walled
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.walled))
 
 
 #: this process's connection to its pool, when it is a worker
@@ -252,7 +261,7 @@ class WorkerPool:
                     if conn.poll():
                         continue  # its last message first
                     if conn in held or not self._set_up(conn, ready, by_conn):
-                        raise WorkerDied(self._death(proc, held.get(conn)))
+                        raise self._died(proc, held.get(conn))
                     del by_sentinel[event], by_conn[conn]
                     if not by_conn:
                         raise WorkerDied("every worker process ended")
@@ -261,7 +270,7 @@ class WorkerPool:
                     status, value = event.recv()
                 except (EOFError, OSError):  # it ended: its sentinel tells how
                     proc = by_conn[event]
-                    raise WorkerDied(self._death(proc, held.get(event))) from None
+                    raise self._died(proc, held.get(event)) from None
                 if status == "beat":
                     continue
                 if status == "error":
@@ -297,7 +306,7 @@ class WorkerPool:
                 except (EOFError, OSError):  # it ended: its sentinel tells how
                     status = "died"
                 if status == "died":
-                    ended[conn] = WorkerDied(self._death(proc, piece))
+                    ended[conn] = self._died(proc, piece)
                 elif status in ("ready", "beat"):
                     running[conn][2] = time.monotonic()
                 else:
@@ -326,6 +335,13 @@ class WorkerPool:
         if conn in ready:
             ready.remove(conn)
         return conn in self._ready
+
+    def _died(self, proc, piece) -> WorkerDied:
+        """The error of a worker that ended while it held ``piece``."""
+        message = self._death(proc, piece)
+        return WorkerDied(message, sandbox.ended_words(proc.exitcode) and
+                          "tried to start a program or create a process; the wall ended "
+                          "its worker process")
 
     def _death(self, proc, piece) -> str:
         proc.join(timeout=1)

@@ -20,7 +20,8 @@ from engine import sandbox
 from engine.prolog import kb_path
 
 ROOT = Path(__file__).resolve().parent.parent
-WALL = Path(__file__).parent / "data" / "wall"
+DATA = Path(__file__).parent / "data"
+WALL = DATA / "wall"
 ADVICE = [sys.executable, "-m", "engine.cli"]
 
 #: the rest of a game for the searches, so that only the hostile part is wrong
@@ -134,3 +135,44 @@ def test_a_walled_game_plays_as_the_shipped_one(tmp_path):
                 "mean_moves", "mean_ratio"):
         assert mine[key] == theirs[key], key
     assert mine["successes"] == 40
+
+
+@pytest.mark.skipif(not Path("/usr/bin/setpriv").exists(), reason="no setpriv (util-linux)")
+def test_the_wall_needs_no_privilege(tmp_path):
+    """The wall stands up in a process without any capability (it needs
+    only no_new_privs): the same refusal as root's."""
+    kb, canary = hostile(tmp_path, "open_write")
+    run = subprocess.run(["/usr/bin/setpriv", "--inh-caps=-all", "--bounding-set=-all",
+                          *ADVICE, "search", "--kb", str(kb)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT,
+                         env={**os.environ, sandbox.UNGUARDED_VARIABLE: "1"})
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"advice: error: {kb}: refused by the wall: a knowledge base tried to open "
+        f"{canary}, outside what it may read or write")
+    assert not canary.exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["explain", "--position", "18"], ["verify"], ["verify", "--workers", "2"],
+    ["play", "--position", "18", "--defender", "random"],
+])
+def test_a_tables_hostile_domain_is_stopped_by_the_wall(tmp_path, command):
+    """A table that ``uses`` a user's domain whose goal starts a program,
+    through every command that runs tables: the domain named, exit 2."""
+    canary = tmp_path / "canary"
+    domain = tmp_path / "nim_evil.pl"
+    domain.write_text((DATA / "domains" / "nim_al0.pl").read_text()
+                      .replace(":- module(nim_al0,", ":- module(nim_evil,")
+                      .replace("winning_for_mover(nim(S, _, _)) :-",
+                               f"winning_for_mover(nim(S, _, _)) :- shell('touch {canary}'),"))
+    table = tmp_path / "nim_evil.adv"
+    table.write_text((DATA / "domains" / "nim.adv").read_text()
+                     .replace("uses nim_al0", "uses nim_evil"))
+    run = unguarded(command[0], str(table), *command[1:])
+    process = "worker" if command[0] == "verify" else "Prolog"
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (
+        f"advice: error: {domain}: refused by the wall: a knowledge base tried to start a "
+        f"program or create a process; the wall ended its {process} process")
+    assert not canary.exists()
