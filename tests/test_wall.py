@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import command_lines
 from engine import sandbox
 from engine.prolog import kb_path
 
@@ -176,3 +177,63 @@ def test_a_tables_hostile_domain_is_stopped_by_the_wall(tmp_path, command):
         f"advice: error: {domain}: refused by the wall: a knowledge base tried to start a "
         f"program or create a process; the wall ended its {process} process")
     assert not canary.exists()
+
+
+def nim_class(tmp_path: Path, students: dict[str, str]) -> Path:
+    """The example Nim assignment copied into ``tmp_path``, with a
+    submission folder for each student (name -> nim_player.pl's text);
+    returns the assignment file."""
+    assert advice("grade", "--example", "nim", str(tmp_path / "nim")).returncode == 0
+    for student, text in students.items():
+        (tmp_path / "nim" / "class" / student).mkdir()
+        (tmp_path / "nim" / "class" / student / "nim_player.pl").write_text(text)
+    return tmp_path / "nim" / "assignment.toml"
+
+
+def graded(run) -> dict[str, dict]:
+    assert run.returncode == 0, run.stderr
+    return {s["student"]: s for s in json.loads(run.stdout)["submissions"]}
+
+
+def test_a_submission_the_wall_stops_loses_its_points_and_nothing_else(tmp_path):
+    canary = tmp_path / "canary"
+    reference = tmp_path / "nim" / "reference.pl"
+    assignment = nim_class(tmp_path, {
+        "mal": ":- module(nim_player, [take/2]).\n"
+               f"take(S, 1) :- S > 0, open('{canary}', write, O), close(O).\n",
+        "sly": ":- module(nim_player, [take/2]).\n"
+               f"take(S, T) :- open('{reference}', read, I), read(I, T), close(I), S > 0.\n",
+        "vic": ":- module(nim_player, [take/2]).\n"
+               f"take(S, 1) :- S > 0, shell('touch {canary}').\n"})
+    folder = assignment.parent / "class"
+    run = unguarded("grade", str(assignment), *(str(folder / s) for s in
+                                                 ("ada", "mal", "sly", "vic")), "--json")
+    results = graded(run)
+    assert results["ada"]["score"] == 7.0
+    assert [results[s]["score"] for s in ("mal", "sly", "vic")] == [0.0, 0.0, 0.0]
+    first = {s: results[s]["results"]["tests"][0]["output"] for s in ("mal", "sly", "vic")}
+    assert f"No permission to open source_sink `'{canary}''" in first["mal"]
+    assert f"No permission to open source_sink `'{reference}''" in first["sly"]
+    assert first["vic"] == ("a worker process ended (the wall ended it: it tried to start a "
+                            f"program or create a process) while working on the submission "
+                            f"{folder / 'vic'}")
+    assert not canary.exists()
+
+
+def detached_sleeps(marker: str) -> list[int]:
+    return [pid for pid, command in command_lines().items()
+            if command.split(b"\0")[:2] == [b"sleep", marker.encode()]]
+
+
+def test_no_process_a_submission_starts_outlives_its_grading(tmp_path):
+    """With --trusted (no guard, no wall) a submission may start programs;
+    each worker is a process group of its own, killed as a whole when its
+    submission is graded, so none of them is left after grade returns."""
+    marker = str(3000 + os.getpid() % 1000)
+    assignment = nim_class(tmp_path, {
+        "sly": ":- module(nim_player, [take/2]).\n"
+               f"take(S, 1) :- S > 0, shell('sleep {marker} &').\n"})
+    run = advice("grade", str(assignment), str(assignment.parent / "class" / "sly"),
+                 "--trusted", "--json")
+    assert graded(run)["sly"]["score"] == 3.0  # it ran: some tests pass with take 1
+    assert detached_sleeps(marker) == []
