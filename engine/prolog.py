@@ -88,8 +88,8 @@ def user_files_trusted() -> bool:
 
 
 def compiled_here(path: Path) -> bool:
-    """Whether ``path`` is a table the engine compiled into its cache
-    (loaded unchecked: the engine wrote it from a checked table)."""
+    """Whether ``path`` is in the engine's cache of compiled tables (which
+    load under the engine's limits, not a user's)."""
     try:
         path = Path(path).resolve()
     except (OSError, ValueError):  # e.g. a NUL in the name: not a file we wrote
@@ -392,8 +392,10 @@ class PrologSession:
         a missing file or one with errors (each ``file:line: message``).
 
         A user's file (outside the ``kb`` package) is untrusted unless
-        ``trusted`` is true (None: :func:`user_files_trusted`, or a table
-        the engine compiled, :func:`compiled_here`): it must not be larger than
+        ``trusted`` is true (None: :func:`user_files_trusted`; a table the
+        engine compiled is loaded trusted by :func:`engine.tables.load_table`,
+        once it has checked the cached file holds what it compiled): it must
+        not be larger than
         :data:`MAX_KB_BYTES`, and ``kb/guard.pl`` reads it before
         anything in it runs. A file it refuses raises
         :class:`KBLoadError` with one line per offence (``messages``;
@@ -416,7 +418,7 @@ class PrologSession:
         if reload is None:
             reload = not own
         if trusted is None:
-            trusted = user_files_trusted() or engines
+            trusted = user_files_trusted()
         guarded = not (own or trusted)
         if guarded:
             self._enter_wall(path)

@@ -257,11 +257,10 @@ class ProcessSession:
     def load_file(self, path, context: str | None = None, reload: bool | None = None,
                   trusted: bool | None = None):
         """As :meth:`engine.prolog.PrologSession.load_file`, in the child; by
-        default trusted as :func:`~engine.prolog.user_files_trusted` says here,
-        and a table compiled into the cache as this process names the cache
+        default trusted as :func:`~engine.prolog.user_files_trusted` says here
         (the child's environment is the one it started with)."""
         if trusted is None:
-            trusted = user_files_trusted() or compiled_here(path)
+            trusted = user_files_trusted()
         if trusted and self._walled and not compiled_here(path):
             self._take_wall_down()
         self._widen_wall(path, announce=not trusted)
