@@ -22,16 +22,11 @@ from engine.grading.assignment import (
     private_module,
 )
 from engine.prolog import (
-    DEFAULT_SECONDS, EngineError, KBLoadError, atom, current_limits, integer, session, string,
+    DEFAULT_SECONDS, EngineError, KBLoadError, atom, current_limits, declare_inputs, integer,
+    session, string,
 )
 from engine.search import value_text
 from engine.workers import heartbeat
-
-try:  # the operating-system wall lets a walled Prolog read the submission
-    from engine.prolog import declare_inputs as _declare_inputs
-except ImportError:  # an engine without the wall
-    def _declare_inputs(paths) -> None:
-        pass
 
 #: failures shown in a test's output (the rest are counted)
 SHOWN_FAILURES = 10
@@ -83,12 +78,22 @@ class Submission:
         path = Path(os.path.abspath(path))
         if path != root and not (self.path.is_dir() and path.is_relative_to(root)):
             return False
+        return not root.is_symlink() and self.link_on_the_way(path) is None
+
+    def link_on_the_way(self, path: Path) -> str | None:
+        """The first symbolic link on the way from the submission's folder
+        to ``path`` (as ``student/folder``), if ``path`` lies in it and
+        there is one."""
+        root = Path(os.path.abspath(self.path))
+        path = Path(os.path.abspath(path))
+        if not (self.path.is_dir() and path.is_relative_to(root)):
+            return None
         step = root
         for part in path.relative_to(root).parts:
             step = step / part
             if step.is_symlink():
-                return False
-        return not root.is_symlink()
+                return f"{root.name}/{step.relative_to(root)}"
+        return None
 
 
 @dataclass(frozen=True)
@@ -211,7 +216,7 @@ class _Grader:
         (so that the tests call the student's predicates by their names,
         and nothing of the student's rewrites them)."""
         load_grading_jobs()
-        _declare_inputs([self.submission.path])
+        declare_inputs([self.submission.path])  # what the wall lets it read
         points = self.assignment.tests
         reference = self.assignment.reference
         if reference is not None and any(isinstance(p, (ComparePoint, SearchPoint))
@@ -401,11 +406,15 @@ class _Grader:
         from engine.tables import domain_file, parse_file
 
         table = parse_file(path)  # an AdviceError (the table's errors) costs the test
+        if table.uses is not None:  # a link in the folder is not followed, to kb/ neither
+            written = table.uses if table.uses.endswith(".pl") else table.uses + ".pl"
+            beside = Path(os.path.abspath(path.parent / written))
+            link = self.submission.link_on_the_way(beside)
+            if link is not None and os.path.lexists(beside):
+                raise Lost(f"{link} is a symbolic link: refused")
         used = domain_file(table)  # resolved; an AdviceError when there is none
         shipped = is_shipped_domain(used)
         if not shipped:
-            written = table.uses if table.uses.endswith(".pl") else table.uses + ".pl"
-            beside = Path(os.path.abspath(path.parent / written))
             if not (self.submission.path.is_dir() and self.submission.holds(beside)
                     and beside.resolve() == used):
                 raise Lost(f"{point.file} uses {table.uses}, which is not a file in the "
