@@ -162,11 +162,7 @@ points = 1
 
 @pytest.mark.parametrize(("key", "scores"), [
     ("", {"shipped": 1, "own": 0, "outside": 0}),
-    pytest.param("allow_own_domain = true\n", {"shipped": 1, "own": 1, "outside": 0},
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "a grading worker runs its Prolog in its own process, walled once the "
-                     "student's domain loads: the wall then refuses writing the compiled "
-                     "table into the cache (ADVICE_CACHE_DIR: Permission denied)"))),
+    ("allow_own_domain = true\n", {"shipped": 1, "own": 1, "outside": 0}),
 ])
 def test_a_table_uses_its_own_domain_only_where_allowed(cli, tmp_path, key, scores):
     assignment = tmp_path / "assignment.toml"

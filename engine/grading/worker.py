@@ -421,6 +421,10 @@ class _Grader:
                            "submission's folder: a table of this assignment must use "
                            + ("a knowledge base shipped with advice or one handed in "
                               "with it" if point.allow_own_domain else self._wanted(point)))
+            # the student's file walls this process in (engine.sandbox), and a
+            # walled process writes only its scratch folder: the table it
+            # compiles goes to a cache there, for this submission alone
+            os.environ["ADVICE_CACHE_DIR"] = str(Path(session().scratch) / "cache")
             try:
                 session().load_file(used)
             except KBLoadError as error:
