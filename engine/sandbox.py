@@ -63,9 +63,8 @@ _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
 
 _EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
-_REMOVE_DIR, _REMOVE_FILE, _MAKE_CHAR, _MAKE_DIR = 1 << 4, 1 << 5, 1 << 6, 1 << 7
-_MAKE_REG, _MAKE_SOCK, _MAKE_FIFO, _MAKE_BLOCK, _MAKE_SYM = (1 << 8, 1 << 9, 1 << 10,
-                                                             1 << 11, 1 << 12)
+#: ABI 1's rights: the four above, then removing and making files of each kind
+_ABI1_RIGHTS = (1 << 13) - 1
 _REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 _NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1
 _SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1
@@ -76,7 +75,7 @@ _FILE_RIGHTS = _EXECUTE | _WRITE_FILE | _READ_FILE | _TRUNCATE | _IOCTL_DEV
 
 def _fs_rights(abi: int) -> int:
     """Every file-system right Landlock ABI ``abi`` knows."""
-    rights = (1 << 13) - 1
+    rights = _ABI1_RIGHTS
     if abi >= 2:
         rights |= _REFER
     if abi >= 3:

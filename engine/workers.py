@@ -47,8 +47,8 @@ from engine.prolog import (
     EngineError, Limits, configure_limits, current_limits, use_in_process_session,
 )
 from engine.prolog_process import (
-    cap_output, die_with_parent, halt_words, ignore_ctrl_c, kill_group, limit_memory, own_process_group,
-    start_shielded,
+    cap_output, die_with_parent, halt_words, ignore_ctrl_c, kill_group, limit_memory,
+    own_process_group, start_shielded,
 )
 
 #: how often the pool looks up from waiting (Ctrl-C is handled between looks)

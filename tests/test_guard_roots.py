@@ -98,9 +98,17 @@ def test_a_hostile_game_is_refused_at_the_root(cli, tmp_path, name, command):
 
 @pytest.mark.parametrize("command", ["check", "explain", "verify"])
 def test_a_tables_domain_may_not_call_the_al0_library(cli, tmp_path, command):
-    # the AL0 library is loaded after the guard checked the domain: its
-    # play_game/6 is not defined then, and is not the domain's to call
-    source = (HOSTILE / "nim_engine_call.pl").read_text()
+    # the test Nim domain whose goal calls the AL0 library's play_game/6
+    # with a defender that shells out: the library is loaded after the
+    # guard checked the domain, its play_game/6 is not defined then, and
+    # is not the domain's to call
+    source = (DATA / "domains" / "nim_al0.pl").read_text().replace(
+        ":- module(nim_al0,", ":- module(nim_engine_call,").replace(
+        "winning_for_mover(nim(S, _, _)) :-\n",
+        "winning_for_mover(nim(S, _, _)) :-\n"
+        "    ( S =:= 18 -> play_game(ctx, S, [_, _, _]>>shell('touch CANARY'), 1, _, _) "
+        "; true ),\n")
+    assert "play_game(" in source
     table = tmp_path / "nim.adv"
     table.write_text((DATA / "domains" / "nim.adv").read_text().replace(
         "uses nim_al0", "uses nim_engine_call"))
