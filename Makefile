@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup swipl graphviz bench clean
+.PHONY: demo test setup swipl wall graphviz bench clean
 
 demo: setup
 	$(BIN)/advice demo
@@ -18,7 +18,7 @@ test: setup
 	$(BIN)/python -m pytest -n auto -m "not ray"
 	$(BIN)/python -m pytest -m ray
 
-setup: swipl graphviz $(STAMP)
+setup: swipl wall graphviz $(STAMP)
 
 swipl:
 	@command -v swipl >/dev/null 2>&1 || { \
@@ -28,6 +28,17 @@ swipl:
 	    echo "SWI-Prolog is missing. Install it with:"; \
 	    echo "  sudo apt-get install -y swi-prolog-nox"; \
 	    exit 2; \
+	  fi; }
+
+# The operating-system wall around users' Prolog files (engine/sandbox.py)
+# loads seccomp filters through libseccomp; Landlock is the kernel's.
+wall:
+	@ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libseccomp2; \
+	  else \
+	    echo "libseccomp (for the wall around users' files) is missing. Install it with:"; \
+	    echo "  sudo apt-get install -y libseccomp2"; \
 	  fi; }
 
 # Graphviz draws forcing trees (advice explain --svg); nothing else needs it,

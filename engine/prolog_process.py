@@ -228,6 +228,14 @@ def _serve(conn, limits: Limits, inputs: tuple[str, ...], scratch: str) -> None:
         conn.send(reply)
 
 
+def _shipped(path) -> bool:
+    """Whether ``path`` is one of the engine's own files, under ``kb``."""
+    try:
+        return Path(path).resolve().is_relative_to(kb_path("").resolve())
+    except (OSError, ValueError):
+        return False
+
+
 class ProcessSession:
     """The engine's Prolog session, run in a child process (see the module)."""
 
@@ -260,7 +268,7 @@ class ProcessSession:
         default trusted as :func:`~engine.prolog.user_files_trusted` says here
         (the child's environment is the one it started with)."""
         if trusted is None:
-            trusted = user_files_trusted()
+            trusted = user_files_trusted() or _shipped(path)
         if trusted and self._walled and not compiled_here(path):
             self._take_wall_down()
         self._widen_wall(path, announce=not trusted)

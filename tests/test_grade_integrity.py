@@ -190,10 +190,10 @@ def test_a_table_uses_its_own_domain_only_where_allowed(cli, tmp_path, key, scor
 
 @pytest.mark.parametrize(("keys", "message"), [
     ('domain = "chess/nope"\n', "{a}:9: test 'plays': domain = 'chess/nope': no knowledge "
-     "base shipped under advice's kb/ has that name (e.g. domain = \"chess/krk\")"),
+     "base shipped under advice's kb/ has that name (e.g. domain = \"folder/name\")"),
     ('domain = "assignments/nim/reference"\n', "{a}:9: test 'plays': domain = "
      "'assignments/nim/reference': no knowledge base shipped under advice's kb/ has that "
-     "name (e.g. domain = \"chess/krk\")"),
+     "name (e.g. domain = \"folder/name\")"),
     ('domain = "chess/krk"\nallow_own_domain = true\n', "{a}:10: test 'plays': give domain "
      "(the knowledge base every table must use) or allow_own_domain = true, not both"),
     ('allow_own_domain = "yes"\n', "{a}:9: test 'plays': allow_own_domain must be true or "

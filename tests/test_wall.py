@@ -237,3 +237,13 @@ def test_no_process_a_submission_starts_outlives_its_grading(tmp_path):
                  "--trusted", "--json")
     assert graded(run)["sly"]["score"] == 3.0  # it ran: some tests pass with take 1
     assert detached_sleeps(marker) == []
+
+
+def test_grading_names_what_the_wall_lacks_once(tmp_path):
+    assignment = nim_class(tmp_path, {})
+    run = advice("grade", str(assignment), str(assignment.parent / "class" / "ada"), "--json",
+                 env={sandbox.LACKS_VARIABLE: "seccomp"})
+    assert run.stderr.count("advice: warning: this machine has no seccomp") == 1, run.stderr
+    assert json.loads(run.stdout)["wall"]["missing"] == [
+        "seccomp with libseccomp (the wall on programs and sockets)"]
+    assert graded(run)["ada"]["score"] == 7.0

@@ -433,7 +433,7 @@ class _Reader:
             if domain is None:
                 raise self.lines.error(i, "domain", f"{where}: domain = {name!r}: no "
                                        "knowledge base shipped under advice's kb/ has that "
-                                       "name (e.g. domain = \"chess/krk\")")
+                                       "name (e.g. domain = \"folder/name\")")
         return TablePoint(**common, domain=domain, domain_name=name, allow_own_domain=own,
                           defender=defender, start_set=start_set,
                           sample=self._integer(data, i, "sample", where, None, 1),
@@ -513,7 +513,7 @@ class _Reader:
 
 def shipped_domain(name: str) -> Path | None:
     """The ``.pl`` file shipped under ``kb/`` that ``name`` names, as a
-    table's ``uses`` does (``chess/krk``, with or without ``.pl``, or a
+    table's ``uses`` does (``folder/name``, with or without ``.pl``, or a
     bare name one file has), or None; never the example assignments'
     files (their reference solutions)."""
     from engine.tables import find_kb
@@ -647,7 +647,7 @@ the student's code: a test, an input, a search; default {CALL_SECONDS:g} s and
            positions of start_set (default: the domain's first), or a sample
            of them (sample = N, seed = S); max_moves = 100. Points in
            proportion to the positions won. The table must use domain =
-           "chess/krk" (a knowledge base shipped under advice's kb/; default:
+           "folder/name" (a knowledge base shipped under advice's kb/; default:
            any of them), never one from the student's folder unless
            allow_own_domain = true (then one inside the submission's folder).
 

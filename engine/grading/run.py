@@ -18,12 +18,15 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
+from engine import sandbox
 from engine.cluster import pool_for
 from engine.grading.assignment import Assignment
 from engine.grading.worker import (
     Submission, SubmissionResult, grade_submission, lost_results, quiet,
 )
-from engine.prolog import DEFAULT_SECONDS, BadInput, EngineError, current_limits, kb_path
+from engine.prolog import (
+    DEFAULT_SECONDS, BadInput, EngineError, current_limits, kb_path, user_files_trusted,
+)
 
 
 def find_submissions(paths: Iterable[str], assignment: Assignment) -> list[Submission]:
@@ -84,6 +87,8 @@ def grade(assignment: Assignment, submissions: list[Submission], jobs: int = 1,
         raise BadInput(f"--jobs {jobs} is more than the {cores} cores here (each job is a "
                        "process with a Prolog of its own)")
     results: dict[str, SubmissionResult] = {}
+    if not user_files_trusted():
+        sandbox.announce()  # what the workers' wall lacks here, said once
     if progress:
         progress(0, len(submissions))
     for submission in submissions:  # a symbolic link: refused, not followed
