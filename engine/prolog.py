@@ -355,11 +355,14 @@ class PrologSession:
                 raise WallTooNarrow(f"{path}: outside the wall of this Prolog process")
             return
         scratch = self._scratch or tempfile.mkdtemp(prefix="advice-wall-")
-        # Prolog's own temporary files go to the scratch folder, and its
-        # garbage collector runs in this thread, the one the wall holds
+        # Prolog's own temporary files go to the scratch folder. Landlock
+        # holds the thread that enters the wall and the threads it makes
+        # afterwards: Prolog's garbage-collection thread, made before, is
+        # ended and made again behind the wall
         self._raw(f"set_prolog_flag(tmp_dir, {atom(scratch)}), "
                   "set_prolog_flag(gc_thread, false)")
         sandbox.enter(sandbox.Plan(tuple(dict.fromkeys([*self._inputs, str(path)])), scratch))
+        self._raw("set_prolog_flag(gc_thread, true)")
 
     def declare_inputs(self, inputs) -> None:
         """See :func:`declare_inputs` (before the wall goes up)."""
