@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test setup swipl wall graphviz bench clean
+.PHONY: demo test research setup swipl wall graphviz bench clean
 
 demo: setup
 	$(BIN)/advice demo
@@ -15,8 +15,12 @@ demo: setup
 # start a Ray (marked `ray`) one after another in one process: two Rays
 # started at once on one machine would meet.
 test: setup
-	$(BIN)/python -m pytest -n auto -m "not ray"
+	$(BIN)/python -m pytest -n auto -m "not ray and not research"
 	$(BIN)/python -m pytest -m ray
+
+# Research measurements over whole endgames (minutes each), out of make test.
+research: setup
+	$(BIN)/python -m pytest -m research
 
 setup: swipl wall graphviz $(STAMP)
 

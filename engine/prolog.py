@@ -20,8 +20,8 @@ back as exactly that datum and can run nothing.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib.resources
-import itertools
 import json
 import os
 import subprocess
@@ -252,7 +252,7 @@ def locate_swipl() -> None:
 class PrologSession:
     """One embedded SWI-Prolog, used under a lock. Get it with :func:`session`."""
 
-    def __init__(self, on_halt: Callable[[], None] | None = None, *,
+    def __init__(self, on_halt: Callable[[int], None] | None = None, *,
                  inputs: tuple[str, ...] = (), scratch: str | None = None) -> None:
         """``inputs`` are the users' files and folders the wall will let
         this process read (besides each file it loads), ``scratch`` the
@@ -266,13 +266,12 @@ class PrologSession:
 
         self._prolog = Prolog()
         if on_halt is not None:
-            def advice_on_halt():
-                on_halt()
+            def advice_on_halt(status):
+                on_halt(status)
                 return True
 
-            registerForeign(advice_on_halt, arity=0)
+            registerForeign(advice_on_halt, arity=1)
         self._lock = threading.RLock()
-        self._contexts = itertools.count(1)
         self._context_of: dict[Path, str] = {}
         self._raw("set_prolog_flag(debug_on_error, false)")
         self._raw("set_prolog_flag(report_error, true)")
@@ -285,7 +284,8 @@ class PrologSession:
             self._raw(f"set_prolog_flag(stack_limit, {integer(_LIMITS.memory // 2)})")
         self._raw(f"use_module({atom(str(kb_path('bridge.pl')))})")
         if on_halt is not None:
-            self._raw("at_halt(advice_on_halt)")
+            self._raw("at_halt(( current_prolog_flag(exit_status, Status) -> "
+                      "advice_on_halt(Status) ; advice_on_halt(0) ))")
 
     def _raw(self, goal: str) -> dict:
         with self._lock:
@@ -431,8 +431,10 @@ class PrologSession:
                                   f"{MAX_KB_BYTES // 2**20} MB a knowledge base may have")
         with self._lock:
             if context is None:
-                # a file keeps its context module across reloads, even failed ones
-                context = self._context_of.setdefault(path, f"kb_{next(self._contexts)}")
+                # a file keeps its context module across reloads, even failed
+                # ones, and across Prolog processes (one that starts again
+                # loads it into the module the parent knows it by)
+                context = self._context_of.setdefault(path, context_module(path))
             load = (f"{atom(str(path))}, {atom(context)}, "
                     f"{'true' if reload else 'not_loaded'}, Out")
             checked = guarded and not sandbox.unguarded_for_tests()
@@ -483,6 +485,12 @@ def capped(text: str) -> str:
     if len(text) <= MAX_MESSAGE:
         return text
     return f"{text[:MAX_MESSAGE]} ... ({len(text) - MAX_MESSAGE:,} characters cut)"
+
+
+def context_module(path: Path) -> str:
+    """The context module a file loads into when none is given: named by
+    its path, the same in every Prolog process."""
+    return f"kb_{hashlib.sha1(str(path).encode()).hexdigest()[:16]}"
 
 
 def wall_words(files: list[Path], words: str) -> str:

@@ -55,10 +55,16 @@ from engine.prolog import (
 GRACE = 2.0
 #: how often the parent looks up from waiting (Ctrl-C is handled between looks)
 POLL = 0.1
-#: the exit status of a child whose Prolog called halt
+#: the exit status of a child whose Prolog called halt/0
 HALTED = 3
+#: the exit status of a child whose Prolog halted with a status not 0: a
+#: knowledge base's halt/1, or a fatal error of Prolog's (no memory left)
+HALTED_FAILING = 4
 
 PR_SET_PDEATHSIG = 1
+#: why a Prolog process ended with :data:`HALTED_FAILING`
+FAILING_WORDS = ("Prolog halted with an error status: it ran out of memory, or a knowledge "
+                 "base called halt/1")
 
 
 def die_with_parent() -> None:
@@ -119,16 +125,21 @@ def ignore_ctrl_c() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def halt_now() -> None:
-    """End this process at once with the status that says Prolog halted
-    (Prolog's own halt can wait on a lock of its alarm thread for good)."""
-    os._exit(HALTED)
+def halt_now(status: int = 0) -> None:
+    """End this process at once with the status that says Prolog halted:
+    :data:`HALTED` for halt/0, :data:`HALTED_FAILING` for a halt with
+    another status, which is also how Prolog stops on a fatal error (no
+    memory left); Prolog's own halt can wait on a lock of its alarm
+    thread for good."""
+    os._exit(HALTED if status == 0 else HALTED_FAILING)
 
 
 def halt_words(code: int | None) -> str:
     """Why a Prolog process ended, from its exit status."""
     if code == HALTED:
         return "a knowledge base called halt/0"
+    if code == HALTED_FAILING:
+        return FAILING_WORDS
     walled = sandbox.ended_words(code)
     if walled:
         return walled
@@ -424,6 +435,12 @@ class ProcessSession:
         if code == HALTED:
             return PrologGoalError(f"{what}: a knowledge base called halt/0; the Prolog "
                                    "process ended (nothing of it was kept)")
+        if code == HALTED_FAILING:
+            memory = current_limits().memory
+            limit = f" of {memory / 2**30:.1f} GiB" if memory else ""
+            return PrologGoalError(f"{what}: Prolog halted with an error status: it ran out "
+                                   f"of memory (its limit{limit}), or a knowledge base called "
+                                   "halt/1; the Prolog process ended (nothing of it was kept)")
         if sandbox.ended_words(code):
             return WallRefusal(wall_words(self._untrusted_files(),
                                           "tried to start a program or create a process; "

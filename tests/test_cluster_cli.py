@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import command_lines, wait_for_cpu
+from conftest import command_lines, cpu_time
 from engine.prolog import kb_path
 
 #: a test that starts or joins a Ray runs apart from the others, one
@@ -56,6 +56,35 @@ def wait_for_port(port: int, head: subprocess.Popen, seconds: float = 60) -> Non
             time.sleep(0.5)
 
 
+def wait_for_actors_cpu(actors: int, seconds: float, ignore, deadline: float = 120) -> None:
+    """Return once the Prolog processes of ``actors`` Ray actors (not of
+    ``ignore``) have each used ``seconds`` of CPU time, or after
+    ``deadline`` seconds."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        commands = command_lines()
+        actors_pids = {pid for pid, command in commands.items()
+                       if b"ray::PrologActor" in command and pid not in ignore}
+        busy = [pid for pid in descendants_of(actors_pids) if cpu_time(pid) >= seconds]
+        if len(busy) >= actors:
+            return
+        time.sleep(0.25)
+
+
+def descendants_of(parents: set[int]) -> list[int]:
+    """The children of the processes ``parents``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            if ppid in parents:
+                found.append(int(entry.name))
+    return found
+
+
 @starts_ray
 def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install "
@@ -72,7 +101,8 @@ def test_ctrl_c_stops_the_actors_and_ray_and_reports_what_was_done():
     # on a fresh clone, none had come back after 14 s, so the test counts
     # the actors' CPU time, not the clock's (the whole run takes about
     # 100 s here)
-    wait_for_cpu(b"ray::PrologActor", 2, ACTOR_CPU_SECONDS, ignore=earlier)
+    # (each actor's Prolog runs in a child process of the actor's)
+    wait_for_actors_cpu(2, ACTOR_CPU_SECONDS, ignore=earlier)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -195,6 +195,7 @@ def test_a_cornering_measure_fitted_to_the_moves_to_mate():
     ]
 
 
+@pytest.mark.research
 def test_how_deep_a_kbnk_measure_must_search_over_every_position():
     # bench/kbnk_forcing_depth.py with trees of at most two moves: of
     # all the won KBNK positions, those where White can force the
