@@ -42,7 +42,9 @@ import os
 import re
 import resource
 import signal
+import site
 import sys
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -281,7 +283,10 @@ def installation_reads() -> list[str]:
     reads = [*_SYSTEM_FILES, *_SYSTEM_FOLDERS, sys.prefix, sys.base_prefix, sys.exec_prefix,
              sys.base_exec_prefix, str(Path(engine.__file__).parent),
              str(Path(advice.__file__).parent)]
-    reads += [p for p in sys.path if p and Path(p).is_dir()]
+    # the installation's library folders, not every folder on sys.path:
+    # ``python -m`` puts the working folder there, which may be a class's
+    reads += [p for p in sysconfig.get_paths().values() if Path(p).is_dir()]
+    reads += [p for p in site.getsitepackages() if Path(p).is_dir()]
     for variable in ("SWI_HOME_DIR", "LIBSWIPL_PATH"):
         if os.environ.get(variable):
             reads.append(os.environ[variable])
@@ -291,7 +296,7 @@ def installation_reads() -> list[str]:
     from engine.cache import cache_dir
 
     reads += [str(cache_dir(part)) for part in ("tables", "tablebases")]
-    return reads
+    return list(dict.fromkeys(reads))
 
 
 def _is_within(path: Path, folder: Path) -> bool:

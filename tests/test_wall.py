@@ -68,7 +68,9 @@ def hostile(tmp_path: Path, name: str) -> tuple[Path, Path]:
 def test_the_wall_alone_stops_a_hostile_file(tmp_path, name, refused):
     kb, canary = hostile(tmp_path, name)
     (tmp_path / "secret").write_text("password.\n")
-    run = unguarded("search", "--kb", str(kb))
+    # run from the folder of the secret: `python -m` puts it on sys.path,
+    # which gives the wall no reason to let it be read
+    run = unguarded("search", "--kb", str(kb), cwd=tmp_path)
     words = refused.format(canary=canary, secret=tmp_path / "secret")
     assert run.returncode == 2, run.stderr
     assert run.stderr.strip().splitlines()[-1] == \
