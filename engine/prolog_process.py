@@ -62,9 +62,6 @@ HALTED = 3
 HALTED_FAILING = 4
 
 PR_SET_PDEATHSIG = 1
-#: why a Prolog process ended with :data:`HALTED_FAILING`
-FAILING_WORDS = ("Prolog halted with an error status: it ran out of memory, or a knowledge "
-                 "base called halt/1")
 
 
 def die_with_parent() -> None:
@@ -134,12 +131,20 @@ def halt_now(status: int = 0) -> None:
     os._exit(HALTED if status == 0 else HALTED_FAILING)
 
 
+def failing_words(limit: int | None = None) -> str:
+    """Why a Prolog process ended with :data:`HALTED_FAILING`, naming its
+    memory ``limit`` in bytes where given."""
+    named = f" (its limit of {limit / 2**30:.1f} GiB)" if limit else ""
+    return (f"Prolog halted with an error status: it ran out of memory{named}, or a "
+            "knowledge base called halt/1")
+
+
 def halt_words(code: int | None) -> str:
     """Why a Prolog process ended, from its exit status."""
     if code == HALTED:
         return "a knowledge base called halt/0"
     if code == HALTED_FAILING:
-        return FAILING_WORDS
+        return failing_words()
     walled = sandbox.ended_words(code)
     if walled:
         return walled
@@ -183,7 +188,7 @@ def cap_output(limit: int = MAX_OUTPUT) -> None:
             try:
                 while part:
                     part = part[os.write(real, part):]
-                if passed >= limit and not told and len(chunk) > 0:
+                if passed >= limit and not told:
                     told = True
                     os.write(real, f"\nadvice: what the Prolog process printed is cut "
                                    f"here, at {limit:,} bytes\n".encode())
@@ -237,6 +242,13 @@ def _serve(conn, limits: Limits, inputs: tuple[str, ...], scratch: str) -> None:
         except Exception as error:  # noqa: BLE001 - every error goes back to the parent
             reply = ("error", error)
         conn.send(reply)
+
+
+def _untrusted(load: tuple[str, tuple, dict]) -> bool:
+    """Whether a recorded call loads a user's file unchecked by trust (the
+    child walls itself in for it)."""
+    method, _, kwargs = load
+    return method == "load_file" and not kwargs.get("trusted", True)
 
 
 def _shipped(path) -> bool:
@@ -309,7 +321,7 @@ class ProcessSession:
         run, so what the wall lacks here is said (once)."""
         try:
             resolved = Path(path).resolve()
-            if resolved.is_relative_to(kb_path("").resolve()) or not resolved.is_file():
+            if _shipped(resolved) or not resolved.is_file():
                 return  # the engine's own, or a missing file the child reports
         except (OSError, ValueError):
             return
@@ -333,13 +345,13 @@ class ProcessSession:
         itself in for users' files loaded before: the child is ended and
         those files forgotten, so that the next child runs outside the wall."""
         self.close()
-        self._loads = [load for load in self._loads if load[2].get("trusted", True)]
+        self._loads = [load for load in self._loads if not _untrusted(load)]
 
     def _untrusted_files(self) -> list[Path]:
         """The users' files the child has loaded, or is loading."""
         loads = [*self._loads, *([self._loading] if self._loading else [])]
-        return list(dict.fromkeys(Path(args[0]).resolve() for method, args, kwargs in loads
-                                  if method == "load_file" and not kwargs.get("trusted", True)))
+        return list(dict.fromkeys(Path(load[1][0]).resolve() for load in loads
+                                  if _untrusted(load)))
 
     def require(self, kb, indicators: list[str], label: str) -> None:
         """As :meth:`engine.prolog.PrologSession.require`, in the child."""
@@ -388,8 +400,7 @@ class ProcessSession:
         child.close()
         self._conn = parent
         for method, args, kwargs in list(self._loads):
-            if method == "load_file" and not kwargs.get("trusted", True):
-                self._walled = True
+            self._walled = self._walled or _untrusted((method, args, kwargs))
             try:
                 self._exchange(method, args, kwargs, DEFAULT_SECONDS,
                                f"loading {args[0]} again")
@@ -403,8 +414,7 @@ class ProcessSession:
             if self._proc is None or not self._proc.is_alive():
                 self.close()
                 self._start()
-            if method == "load_file" and not kwargs.get("trusted", True):
-                self._walled = True
+            self._walled = self._walled or _untrusted((method, args, kwargs))
             return self._exchange(method, args, kwargs, seconds, what)
 
     def _exchange(self, method: str, args: tuple, kwargs: dict, seconds: float, what: str):
@@ -436,15 +446,11 @@ class ProcessSession:
             return PrologGoalError(f"{what}: a knowledge base called halt/0; the Prolog "
                                    "process ended (nothing of it was kept)")
         if code == HALTED_FAILING:
-            memory = current_limits().memory
-            limit = f" of {memory / 2**30:.1f} GiB" if memory else ""
-            return PrologGoalError(f"{what}: Prolog halted with an error status: it ran out "
-                                   f"of memory (its limit{limit}), or a knowledge base called "
-                                   "halt/1; the Prolog process ended (nothing of it was kept)")
+            return PrologGoalError(f"{what}: {failing_words(current_limits().memory)}; the "
+                                   "Prolog process ended (nothing of it was kept)")
         if sandbox.ended_words(code):
             return WallRefusal(wall_words(self._untrusted_files(),
-                                          "tried to start a program or create a process; "
-                                          "the wall ended its Prolog process"))
+                                          sandbox.program_refused("Prolog")))
         memory = current_limits().memory
         ended = f"{what}: the Prolog process ended ({halt_words(code)})"
         return PrologGoalError(f"{ended}; it may have run out of its memory limit of "

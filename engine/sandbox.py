@@ -461,11 +461,21 @@ _OPEN_WORDS = re.compile(r"No permission to \w+ source_sink `'?(?P<file>[^'`]+)'
                          r"|Permission denied")
 
 
+#: what a process the wall ended (:data:`WALL_SIGNAL`) tried
+PROGRAM_WORDS = "tried to start a program or create a process"
+
+
 def ended_words(code: int | None) -> str | None:
     """Why the wall ended a process, from its exit status (None: it did not)."""
     if code == -WALL_SIGNAL:
-        return "the wall ended it: it tried to start a program or create a process"
+        return f"the wall ended it: it {PROGRAM_WORDS}"
     return None
+
+
+def program_refused(process: str) -> str:
+    """What the wall refused of a ``process`` (``Prolog``, ``worker``) it
+    ended, after "a knowledge base"."""
+    return f"{PROGRAM_WORDS}; the wall ended its {process} process"
 
 
 def refusal(message: str) -> str | None:

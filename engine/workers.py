@@ -339,9 +339,9 @@ class WorkerPool:
     def _died(self, proc, piece) -> WorkerDied:
         """The error of a worker that ended while it held ``piece``."""
         message = self._death(proc, piece)
-        return WorkerDied(message, sandbox.ended_words(proc.exitcode) and
-                          "tried to start a program or create a process; the wall ended "
-                          "its worker process")
+        walled = sandbox.program_refused("worker") if sandbox.ended_words(proc.exitcode) \
+            else None
+        return WorkerDied(message, walled)
 
     def _death(self, proc, piece) -> str:
         proc.join(timeout=1)
