@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import command_lines, cpu_time
+from conftest import command_lines, cpu_time, descendants
 from engine.prolog import kb_path
 
 #: a test that starts or joins a Ray runs apart from the others, one
@@ -65,24 +65,11 @@ def wait_for_actors_cpu(actors: int, seconds: float, ignore, deadline: float = 1
         commands = command_lines()
         actors_pids = {pid for pid, command in commands.items()
                        if b"ray::PrologActor" in command and pid not in ignore}
-        busy = [pid for pid in descendants_of(actors_pids) if cpu_time(pid) >= seconds]
+        busy = [pid for actor in actors_pids for pid in descendants(actor)
+                if cpu_time(pid) >= seconds]
         if len(busy) >= actors:
             return
         time.sleep(0.25)
-
-
-def descendants_of(parents: set[int]) -> list[int]:
-    """The children of the processes ``parents``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            if ppid in parents:
-                found.append(int(entry.name))
-    return found
 
 
 @starts_ray
