@@ -24,37 +24,32 @@ research: setup
 
 setup: swipl wall graphviz $(STAMP)
 
+# $(call debian_package,CHECK,PACKAGE,WHAT,ELSE): when the shell test
+# CHECK fails, install Debian's PACKAGE as root; otherwise name WHAT and the
+# apt-get line for it, then run ELSE (`exit 2;` where nothing runs without it).
+define debian_package
+@$(1) || { \
+  if [ "$$(id -u)" = 0 ]; then \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); \
+  else \
+    echo "$(3) is missing. Install it with:"; \
+    echo "  sudo apt-get install -y $(2)"; \
+    $(4) \
+  fi; }
+endef
+
 swipl:
-	@command -v swipl >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox; \
-	  else \
-	    echo "SWI-Prolog is missing. Install it with:"; \
-	    echo "  sudo apt-get install -y swi-prolog-nox"; \
-	    exit 2; \
-	  fi; }
+	$(call debian_package,command -v swipl >/dev/null 2>&1,swi-prolog-nox,SWI-Prolog,exit 2;)
 
 # The operating-system wall around users' Prolog files (engine/sandbox.py)
 # loads seccomp filters through libseccomp; Landlock is the kernel's.
 wall:
-	@ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libseccomp2; \
-	  else \
-	    echo "libseccomp (for the wall around users' files) is missing. Install it with:"; \
-	    echo "  sudo apt-get install -y libseccomp2"; \
-	  fi; }
+	$(call debian_package,ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2',libseccomp2,libseccomp (for the wall around users' files),)
 
 # Graphviz draws forcing trees (advice explain --svg); nothing else needs it,
 # so without root it is only named.
 graphviz:
-	@command -v dot >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz; \
-	  else \
-	    echo "Graphviz (for advice explain --svg) is missing. Install it with:"; \
-	    echo "  sudo apt-get install -y graphviz"; \
-	  fi; }
+	$(call debian_package,command -v dot >/dev/null 2>&1,graphviz,Graphviz (for advice explain --svg),)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
